@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Wiring",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Wiring", targets: ["Wiring"]),
+        .library(name: "WiringCommands", targets: ["WiringCommands"]),
+        .executable(name: "wiring", targets: ["WiringCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // libyaml, read through its event API. Only `Wiring` imports it, and only `internal`ly.
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        .target(name: "Wiring", dependencies: ["CYAML"]),
+        .target(
+            name: "WiringCommands",
+            dependencies: [
+                "Wiring",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The standalone `wiring` tool. The target is not named `wiring` so that its folder does
+        // not collide with `Sources/Wiring` on case-insensitive file systems.
+        .executableTarget(
+            name: "WiringCLI",
+            dependencies: [
+                "WiringCommands",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "WiringTests",
+            dependencies: ["Wiring", "WiringCommands", "WiringCLI"],
+            exclude: ["Fixtures"]
+        ),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

@@ -1,0 +1,48 @@
+/// A context: overrides applied when it is active (`WIRING_CONTEXT=staging`).
+///
+/// ```yaml
+/// contexts:
+///   test:
+///     services:
+///       UserStore: { factory: in-memory-user-store, scope: unique }
+///   staging:
+///     parameters: { apiBaseURL: https://staging.example.com }
+/// ```
+///
+/// Blocks of the same name in several imported files add up to one context.
+public struct ContextDefinition: Sendable {
+    /// The context's name.
+    public let name: String
+    /// Where the context was first declared.
+    public let location: SourceLocation
+    /// Overrides of services, in source order.
+    public let services: [ServiceOverride]
+    /// Overrides of parameters, in source order.
+    public let parameters: [Parameter]
+}
+
+/// What a context changes in one service. Every field it leaves out keeps the service's value.
+public struct ServiceOverride: Sendable {
+    /// The key of the service it changes.
+    public let key: String
+    /// Where the key was written.
+    public let location: SourceLocation
+    /// The context it belongs to.
+    public let context: String
+    /// A factory replacing the service's.
+    public let factory: Located<String>?
+    /// A scope replacing the service's.
+    public let scope: Located<Scope>?
+    /// A time-to-live replacing the service's.
+    public let timeToLive: Located<Duration>?
+    /// Implemented types replacing the service's, when written.
+    public let implements: [ImplementsEntry]?
+    /// Named variants replacing the service's, when written.
+    public let names: [NamedVariant]?
+    /// Arguments merged over the service's.
+    public let args: ManifestMap?
+    /// A decorated service replacing the service's.
+    public let decorates: Located<String>?
+    /// `false` switches the service off in this context.
+    public let enabled: Located<Bool>?
+}

@@ -1,0 +1,102 @@
+/// Merges the files of a manifest into one model, reporting what is declared twice.
+package struct ManifestAssembler {
+    package private(set) var diagnostics: [Diagnostic] = []
+
+    package init() {}
+
+    package mutating func assemble(_ files: [ManifestFile]) -> Manifest {
+        var parameters: [Parameter] = []
+        var parameterAt: [String: SourceLocation] = [:]
+        var services: [ServiceDefinition] = []
+        services.reserveCapacity(files.reduce(0) { $0 + $1.services.count })
+        var serviceAt = [String: SourceLocation](minimumCapacity: services.capacity)
+        var contexts: [(name: String, location: SourceLocation, services: [ServiceOverride], parameters: [Parameter])] = []
+        var contextIndex: [String: Int] = [:]
+        var defaultScope: Located<Scope>?
+        var customScopes: [CustomScope] = []
+        var scopeAt: [String: SourceLocation] = [:]
+
+        for file in files {
+            for parameter in file.parameters {
+                if claim(parameter.name, at: parameter.location, in: &parameterAt, what: "parameter") {
+                    parameters.append(parameter)
+                }
+            }
+            for service in file.services {
+                if claim(service.key, at: service.location, in: &serviceAt, what: "service") {
+                    services.append(service)
+                }
+            }
+            if let scope = file.defaultScope {
+                if let first = defaultScope {
+                    duplicate("the default scope", at: scope.location, first: first.location)
+                } else {
+                    defaultScope = scope
+                }
+            }
+            for scope in file.customScopes {
+                if claim(scope.name, at: scope.location, in: &scopeAt, what: "custom scope") {
+                    customScopes.append(scope)
+                }
+            }
+            for context in file.contexts {
+                if let index = contextIndex[context.name] {
+                    contexts[index].services += context.services
+                    contexts[index].parameters += context.parameters
+                } else {
+                    contextIndex[context.name] = contexts.count
+                    contexts.append((context.name, context.location, context.services, context.parameters))
+                }
+            }
+        }
+        let mergedContexts = contexts.map { context in
+            var overrideAt: [String: SourceLocation] = [:]
+            var parameterAt: [String: SourceLocation] = [:]
+            let services = context.services.filter {
+                claim($0.key, at: $0.location, in: &overrideAt, what: "override of service", inContext: context.name)
+            }
+            let parameters = context.parameters.filter {
+                claim($0.name, at: $0.location, in: &parameterAt, what: "override of parameter", inContext: context.name)
+            }
+            return ContextDefinition(name: context.name, location: context.location, services: services, parameters: parameters)
+        }
+        return Manifest(
+            version: files.first?.version?.value ?? ManifestSchema.supportedVersions[0],
+            files: files.map(\.path),
+            parameters: parameters,
+            services: services,
+            contexts: mergedContexts,
+            defaultScope: defaultScope,
+            customScopes: customScopes,
+            diagnostics: [])
+    }
+
+    /// Records `name` as declared at `location`; reports and refuses a second declaration.
+    private mutating func claim(
+        _ name: String, at location: SourceLocation, in seen: inout [String: SourceLocation],
+        what: String, inContext context: String? = nil
+    ) -> Bool {
+        if let first = seen[name] {
+            let place = context.map { " in context '\($0)'" } ?? ""
+            duplicate("\(what) '\(name)'\(place)", at: location, first: first)
+            return false
+        }
+        seen[name] = location
+        return true
+    }
+
+    private mutating func duplicate(_ what: String, at location: SourceLocation, first: SourceLocation) {
+        diagnostics.append(.error(
+            "\(what) is declared twice", at: location,
+            notes: [Diagnostic.Note("first declared here", at: first)]))
+    }
+}
+
+extension Manifest {
+    /// A copy with `diagnostics` as its warnings.
+    package func with(diagnostics: [Diagnostic]) -> Manifest {
+        var copy = self
+        copy.diagnostics = diagnostics
+        return copy
+    }
+}

@@ -1,0 +1,155 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Reads a manifest and the files it imports, and checks them, reporting every problem at its
+/// source in one pass.
+///
+/// ```swift
+/// let loader = ManifestLoader()
+/// let manifest = try loader.load("config/services.yaml")        // throws ManifestError
+///
+/// let check = loader.validate("config/services.yaml")           // never throws
+/// for diagnostic in check.diagnostics { print(diagnostic) }
+/// ```
+///
+/// An environment variable that a value reads with `${NAME}` and no default is a warning here;
+/// building a container from the manifest makes it an error.
+public struct ManifestLoader: Sendable {
+    /// The environment `${NAME}` references are checked against.
+    public var environment: [String: String]
+    /// Bounds on file size, nesting and alias expansion.
+    public var limits: YAMLLimits
+
+    /// The deepest chain of imports accepted.
+    package static let maxImportDepth = 64
+
+    /// Creates a loader.
+    /// - Parameters:
+    ///   - environment: The environment to check `${NAME}` against; the process's by default.
+    ///   - limits: Bounds on what the YAML reader accepts.
+    public init(environment: [String: String]? = nil, limits: YAMLLimits = .default) {
+        self.environment = environment ?? ProcessInfo.processInfo.environment
+        self.limits = limits
+    }
+
+    /// Loads the manifest at `path` with its imports.
+    ///
+    /// - Parameter path: The root manifest; imports are resolved relative to the file naming them.
+    /// - Returns: The validated model; its ``Manifest/diagnostics`` hold any warnings.
+    /// - Throws: ``ManifestError`` with every diagnostic when any of them is an error.
+    public func load(_ path: String) throws(ManifestError) -> Manifest {
+        let result = validate(path)
+        guard let manifest = result.manifest else { throw ManifestError(result.diagnostics) }
+        return manifest
+    }
+
+    /// Loads and checks the manifest at `path`, collecting every diagnostic instead of throwing.
+    ///
+    /// Diagnostics come in a stable order: files in the order they were read, then by line
+    /// and column.
+    public func validate(_ path: String) -> ManifestValidation {
+        var reader = ImportReader(limits: limits)
+        reader.visit(path, importedAt: nil, chain: [])
+        var diagnostics = reader.diagnostics
+        var assembler = ManifestAssembler()
+        let manifest = assembler.assemble(reader.files)
+        diagnostics += assembler.diagnostics
+        var validator = ManifestValidator(manifest: manifest, environment: environment)
+        validator.run()
+        diagnostics += validator.diagnostics
+
+        let order = Dictionary(reader.files.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { a, _ in a })
+        diagnostics = diagnostics.enumerated().sorted { lhs, rhs in
+            let (a, b) = (lhs.element.location, rhs.element.location)
+            let keyA = (a.map { order[$0.file] ?? Int.max } ?? -1, a?.line ?? 0, a?.column ?? 0, lhs.offset)
+            let keyB = (b.map { order[$0.file] ?? Int.max } ?? -1, b?.line ?? 0, b?.column ?? 0, rhs.offset)
+            return keyA < keyB
+        }.map(\.element)
+        for index in diagnostics.indices {
+            if let location = diagnostics[index].location, let bytes = reader.sources[location.file] {
+                diagnostics[index].sourceLine = SourceFiles.line(location.line, in: bytes)
+            }
+        }
+        let failed = diagnostics.containsErrors
+        return ManifestValidation(
+            manifest: failed ? nil : manifest.with(diagnostics: diagnostics),
+            diagnostics: diagnostics)
+    }
+}
+
+/// The outcome of ``ManifestLoader/validate(_:)``.
+public struct ManifestValidation: Sendable {
+    /// The model, when no diagnostic is an error.
+    public let manifest: Manifest?
+    /// Every diagnostic, in a stable order.
+    public let diagnostics: [Diagnostic]
+
+    /// Whether no diagnostic is an error (warnings allowed).
+    public var succeeded: Bool { !diagnostics.containsErrors }
+    /// The error diagnostics.
+    public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+    /// The warning diagnostics.
+    public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
+}
+
+/// Reads a file and, depth first, the files it imports, each once.
+private struct ImportReader {
+    let limits: YAMLLimits
+    var files: [ManifestFile] = []
+    var sources: [String: [UInt8]] = [:]
+    var diagnostics: [Diagnostic] = []
+    private var loaded: Set<String> = []
+
+    init(limits: YAMLLimits) { self.limits = limits }
+
+    mutating func visit(_ path: String, importedAt: Located<String>?, chain: [(canonical: String, shown: String)]) {
+        let canonical = SourceFiles.canonical(path)
+        if let start = chain.firstIndex(where: { $0.canonical == canonical }) {
+            let cycle = chain[start...].map(\.shown) + [path]
+            diagnostics.append(.error("import cycle: " + cycle.joined(separator: " → "), at: importedAt?.location))
+            return
+        }
+        guard !loaded.contains(canonical) else { return }
+        guard chain.count < ManifestLoader.maxImportDepth else {
+            diagnostics.append(.error(
+                "imports nest deeper than \(ManifestLoader.maxImportDepth) files", at: importedAt?.location))
+            return
+        }
+        loaded.insert(canonical)
+        let bytes: [UInt8]
+        do {
+            bytes = try SourceFiles.read(path, limit: limits.maxFileSize)
+        } catch {
+            let reason = switch error {
+            case .cannotOpen(let message): message.lowercased()
+            case .notAFile: "not a regular file"
+            case .tooLarge(let size): "the file is \(size) bytes, more than the limit of \(limits.maxFileSize) bytes"
+            }
+            if let importedAt {
+                let resolved = path == importedAt.value ? "" : " (\(path))"
+                diagnostics.append(.error("cannot read import '\(importedAt.value)'\(resolved): \(reason)", at: importedAt.location))
+            } else {
+                diagnostics.append(.error("cannot read manifest '\(path)': \(reason)", at: nil))
+            }
+            return
+        }
+        sources[path] = bytes
+        let yaml = YAMLReader.read(bytes, file: path, limits: limits)
+        diagnostics += yaml.diagnostics
+        if yaml.root == nil && yaml.diagnostics.containsErrors {
+            files.append(ManifestFile(path: path))
+            return
+        }
+        var decoder = ManifestFileDecoder(file: path)
+        let file = decoder.decode(yaml.root)
+        diagnostics += decoder.diagnostics
+        files.append(file)
+        for entry in file.imports {
+            visit(SourceFiles.resolve(entry.value, relativeTo: path), importedAt: entry,
+                  chain: chain + [(canonical, path)])
+        }
+    }
+}

@@ -1,0 +1,76 @@
+/// A loaded manifest: every file it imports merged into one immutable, validated model.
+///
+/// Load one with ``ManifestLoader``:
+///
+/// ```swift
+/// let manifest = try ManifestLoader().load("config/services.yaml")
+/// for service in manifest.services {
+///     print(service.key, service.factoryKey, manifest.effectiveScope(of: service))
+/// }
+/// ```
+public struct Manifest: Sendable {
+    /// The format version (`wiring:`).
+    public let version: Int
+    /// The files read, the root first, then imports in the order they were reached.
+    public let files: [String]
+    /// Parameters, in source order.
+    public let parameters: [Parameter]
+    /// Services, in source order.
+    public let services: [ServiceDefinition]
+    /// Contexts, in source order of their first declaration.
+    public let contexts: [ContextDefinition]
+    /// The default scope, when the manifest sets one.
+    public let defaultScope: Located<Scope>?
+    /// Custom scopes declared under `scopes: custom:`.
+    public let customScopes: [CustomScope]
+    /// Warnings found while loading (an unset environment variable, for example).
+    public internal(set) var diagnostics: [Diagnostic]
+
+    private let serviceIndex: [String: Int]
+    private let parameterIndex: [String: Int]
+    private let contextIndex: [String: Int]
+
+    package init(
+        version: Int, files: [String], parameters: [Parameter], services: [ServiceDefinition],
+        contexts: [ContextDefinition], defaultScope: Located<Scope>?, customScopes: [CustomScope],
+        diagnostics: [Diagnostic]
+    ) {
+        self.version = version
+        self.files = files
+        self.parameters = parameters
+        self.services = services
+        self.contexts = contexts
+        self.defaultScope = defaultScope
+        self.customScopes = customScopes
+        self.diagnostics = diagnostics
+        serviceIndex = Self.index(services.map(\.key))
+        parameterIndex = Self.index(parameters.map(\.name))
+        contextIndex = Self.index(contexts.map(\.name))
+    }
+
+    private static func index(_ keys: [String]) -> [String: Int] {
+        var index = [String: Int](minimumCapacity: keys.count)
+        for (position, key) in keys.enumerated() where index[key] == nil { index[key] = position }
+        return index
+    }
+
+    /// The service declared under `key`.
+    public func service(_ key: String) -> ServiceDefinition? {
+        serviceIndex[key].map { services[$0] }
+    }
+
+    /// The parameter called `name`.
+    public func parameter(_ name: String) -> Parameter? {
+        parameterIndex[name].map { parameters[$0] }
+    }
+
+    /// The context called `name`.
+    public func context(_ name: String) -> ContextDefinition? {
+        contextIndex[name].map { contexts[$0] }
+    }
+
+    /// The scope a service gets: its own, else the manifest's default, else ``Scope/graph``.
+    public func effectiveScope(of service: ServiceDefinition) -> Scope {
+        service.scope?.value ?? defaultScope?.value ?? Scope.defaultScope
+    }
+}

@@ -1,0 +1,60 @@
+/// The keys of the manifest format, one table per level, with a line of documentation each.
+///
+/// The decoder checks keys against these tables (unknown keys get a did-you-mean), so the
+/// tables are the single definition of the format.
+package enum ManifestSchema {
+    /// A key of one level of the manifest.
+    package struct Field: Sendable {
+        package let name: String
+        package let summary: String
+    }
+
+    /// The supported values of `wiring:`.
+    package static let supportedVersions = [1]
+
+    package static let topLevel: [Field] = [
+        Field(name: "wiring", summary: "Format version; 1 is the only one."),
+        Field(name: "imports", summary: "Other manifests, relative to this file."),
+        Field(name: "parameters", summary: "Named values that args read as $(name)."),
+        Field(name: "scopes", summary: "The default scope and custom scopes."),
+        Field(name: "services", summary: "Services by the type name that resolves them."),
+        Field(name: "contexts", summary: "Per-environment overrides, applied at launch."),
+    ]
+
+    package static let scopes: [Field] = [
+        Field(name: "default", summary: "The scope of services that name none (graph when unset)."),
+        Field(name: "custom", summary: "Custom scopes by name; code resets them by name."),
+    ]
+
+    package static let customScope: [Field] = [
+        Field(name: "ttl", summary: "How long instances are kept: seconds, or 500ms, 30s, 5m, 2h, 1d."),
+    ]
+
+    package static let service: [Field] = [
+        Field(name: "factory", summary: "The key Swift code registered the factory under (default: the service key)."),
+        Field(name: "scope", summary: "unique, graph, cached, shared, singleton, or a custom scope."),
+        Field(name: "ttl", summary: "Time-to-live of a cached or custom-scoped instance."),
+        Field(name: "implements", summary: "Other types that resolve to this service."),
+        Field(name: "names", summary: "Named variants, each overriding factory, scope, ttl or args."),
+        Field(name: "args", summary: "Static arguments the factory reads."),
+        Field(name: "decorates", summary: "The service this one wraps."),
+    ]
+
+    package static let namedVariant: [Field] = service.filter {
+        ["factory", "scope", "ttl", "args"].contains($0.name)
+    }
+
+    package static let implementsEntry: [Field] = [
+        Field(name: "type", summary: "The type name."),
+        Field(name: "name", summary: "The name the type resolves this service under."),
+    ]
+
+    package static let context: [Field] = [
+        Field(name: "services", summary: "Overrides of services, by service key."),
+        Field(name: "parameters", summary: "Overrides of parameters."),
+    ]
+
+    package static let serviceOverride: [Field] = service + [
+        Field(name: "enabled", summary: "false switches the service off in this context."),
+    ]
+}

@@ -1,0 +1,55 @@
+/// How long a built instance is kept, named as in the manifest's `scope:` field.
+///
+/// The built-in scopes match Resolver's and Factory's:
+///
+/// | scope | instance kept |
+/// | --- | --- |
+/// | ``unique`` | never: every resolve builds a new one |
+/// | ``graph`` | for one top-level resolution: shared within it, not across |
+/// | ``cached`` | until reset, or until its time-to-live (`ttl:`) runs out |
+/// | ``shared`` | while something else holds it (kept weakly) |
+/// | ``singleton`` | for the container's life |
+///
+/// A manifest may declare custom scopes under `scopes: custom:`; they keep instances like
+/// ``cached`` until code resets them by name. Services that name no scope get the manifest's
+/// `scopes: default:`, or ``graph`` when none is set (as in Resolver and Swinject).
+public struct Scope: Hashable, Sendable, CustomStringConvertible {
+    /// The scope's name as written in the manifest.
+    public let name: String
+
+    /// Creates a scope with the given name; custom names must be declared in the manifest.
+    public init(_ name: String) { self.name = name }
+
+    /// A new instance on every resolve.
+    public static let unique = Scope("unique")
+    /// One instance per top-level resolution.
+    public static let graph = Scope("graph")
+    /// Kept until reset or until its time-to-live runs out.
+    public static let cached = Scope("cached")
+    /// Kept while anything else holds it.
+    public static let shared = Scope("shared")
+    /// Kept for the container's life.
+    public static let singleton = Scope("singleton")
+
+    /// The built-in scopes, in the order the documentation lists them.
+    public static let builtIn: [Scope] = [.unique, .graph, .cached, .shared, .singleton]
+
+    /// The scope services get when neither they nor the manifest name one.
+    public static let defaultScope = Scope.graph
+
+    /// Whether this is one of the built-in scopes.
+    public var isBuiltIn: Bool { Self.builtIn.contains(self) }
+
+    /// The name.
+    public var description: String { name }
+}
+
+/// A scope declared by the manifest under `scopes: custom:`.
+public struct CustomScope: Sendable, Hashable {
+    /// The scope's name.
+    public let name: String
+    /// How long instances are kept, if they expire.
+    public let timeToLive: Located<Duration>?
+    /// Where the scope was declared.
+    public let location: SourceLocation
+}

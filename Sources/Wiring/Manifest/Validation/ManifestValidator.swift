@@ -1,0 +1,235 @@
+/// The checks that span a whole manifest: scopes, implements and names, decorators, contexts,
+/// parameters and the environment. Each problem is reported once, at its source.
+package struct ManifestValidator {
+    package let manifest: Manifest
+    package let environment: [String: String]
+    package private(set) var diagnostics: [Diagnostic] = []
+    private let scopeNames: [String]
+
+    package init(manifest: Manifest, environment: [String: String]) {
+        self.manifest = manifest
+        self.environment = environment
+        scopeNames = Scope.builtIn.map(\.name) + manifest.customScopes.map(\.name)
+    }
+
+    package mutating func run() {
+        checkScopes()
+        checkImplementsAndNames()
+        checkDecorators()
+        checkContexts()
+        checkParameters()
+    }
+
+    private mutating func error(_ message: String, at location: SourceLocation?, notes: [Diagnostic.Note] = []) {
+        diagnostics.append(.error(message, at: location, notes: notes))
+    }
+
+    // MARK: - Scopes and time-to-live
+
+    private mutating func checkScopes() {
+        if let scope = manifest.defaultScope { checkScope(scope) }
+        let defaultScope = manifest.defaultScope?.value ?? Scope.defaultScope
+        for service in manifest.services {
+            let scope = service.scope?.value ?? defaultScope
+            if let written = service.scope { checkScope(written) }
+            checkTimeToLive(service.timeToLive, scope: scope, of: "service '\(service.key)'")
+            for variant in service.names {
+                if let written = variant.scope { checkScope(written) }
+                checkTimeToLive(variant.timeToLive ?? (variant.scope == nil ? nil : service.timeToLive),
+                                scope: variant.scope?.value ?? scope,
+                                of: "named variant '\(variant.name)' of service '\(service.key)'")
+            }
+        }
+    }
+
+    /// Whether `scope` is declared; reports it with a did-you-mean when not.
+    @discardableResult
+    private mutating func checkScope(_ scope: Located<Scope>) -> Bool {
+        guard !scopeNames.contains(scope.value.name) else { return true }
+        let hint = Suggestion.hint(for: scope.value.name, in: scopeNames)
+        error("unknown scope '\(scope.value.name)'\(hint) (scopes: \(scopeNames.joined(separator: ", ")))", at: scope.location)
+        return false
+    }
+
+    private mutating func checkTimeToLive(_ ttl: Located<Duration>?, scope: Scope, of what: String) {
+        guard let ttl, scope != .cached, !manifest.customScopes.contains(where: { $0.name == scope.name }) else { return }
+        guard scopeNames.contains(scope.name) else { return }
+        error("'ttl' of \(what) needs the cached scope or a custom scope, not '\(scope.name)'", at: ttl.location)
+    }
+
+    // MARK: - implements and names
+
+    /// What a `resolve(Type, name:)` reaches: each (type, name) pair must lead to one service.
+    private struct ResolutionKey: Hashable {
+        let type: String
+        let name: String?
+    }
+
+    private mutating func checkImplementsAndNames() {
+        var claims: [ResolutionKey: (service: String, location: SourceLocation)] = [:]
+        claims.reserveCapacity(manifest.services.count)
+        for service in manifest.services {
+            claims[ResolutionKey(type: service.key, name: nil)] = (service.key, service.location)
+        }
+        for service in manifest.services {
+            for variant in service.names {
+                if let other = manifest.service(variant.name) {
+                    error("named variant '\(variant.name)' of service '\(service.key)' has the name of a service",
+                          at: variant.location, notes: [Diagnostic.Note("service '\(variant.name)' is declared here", at: other.location)])
+                }
+            }
+            var listed: [String: SourceLocation] = [:]
+            for entry in service.implements {
+                let shown = entry.name.map { "'\(entry.type)' named '\($0)'" } ?? "'\(entry.type)'"
+                if let first = listed[entry.type + "\u{0}" + (entry.name ?? "")] {
+                    error("\(shown) is listed twice in 'implements' of service '\(service.key)'", at: entry.location,
+                          notes: [Diagnostic.Note("first listed here", at: first)])
+                    continue
+                }
+                listed[entry.type + "\u{0}" + (entry.name ?? "")] = entry.location
+                if let other = manifest.service(entry.type) {
+                    error("'implements' of service '\(service.key)' lists '\(entry.type)', which is a service key",
+                          at: entry.location, notes: [Diagnostic.Note("service '\(entry.type)' is declared here", at: other.location)])
+                    continue
+                }
+                let keys = entry.name.map { [ResolutionKey(type: entry.type, name: $0)] }
+                    ?? [ResolutionKey(type: entry.type, name: nil)] + service.names.map { ResolutionKey(type: entry.type, name: $0.name) }
+                for key in keys {
+                    if let first = claims[key], first.service != service.key {
+                        let what = key.name.map { "'\(key.type)' named '\($0)'" } ?? "'\(key.type)'"
+                        error("\(what) is implemented by both '\(first.service)' and '\(service.key)'; tell them apart with a name: { type: \(key.type), name: … }",
+                              at: entry.location, notes: [Diagnostic.Note("'\(first.service)' claims it here", at: first.location)])
+                        break
+                    }
+                    claims[key] = (service.key, entry.location)
+                }
+            }
+        }
+    }
+
+    // MARK: - Decorators
+
+    private mutating func checkDecorators() {
+        let keys = manifest.services.map(\.key)
+        for service in manifest.services {
+            guard let target = service.decorates else { continue }
+            if target.value == service.key {
+                error("service '\(service.key)' decorates itself", at: target.location)
+            } else if manifest.service(target.value) == nil {
+                error("service '\(service.key)' decorates unknown service '\(target.value)'\(Suggestion.hint(for: target.value, in: keys))",
+                      at: target.location)
+            }
+        }
+        // A cycle of decorators (A decorates B decorates A) can never be built.
+        var reported: Set<String> = []
+        for service in manifest.services where service.decorates != nil && !reported.contains(service.key) {
+            var path = [service.key]
+            var current = service
+            while let next = current.decorates?.value, next != current.key, let target = manifest.service(next) {
+                if let start = path.firstIndex(of: next) {
+                    let cycle = Array(path[start...])
+                    if cycle.allSatisfy({ !reported.contains($0) }) {
+                        reported.formUnion(cycle)
+                        error("decorator cycle: " + (cycle + [next]).joined(separator: " → "),
+                              at: manifest.service(cycle[0])?.decorates?.location)
+                    }
+                    break
+                }
+                path.append(next)
+                current = target
+            }
+        }
+    }
+
+    // MARK: - Contexts
+
+    private mutating func checkContexts() {
+        let keys = manifest.services.map(\.key)
+        let parameterNames = manifest.parameters.map(\.name)
+        for context in manifest.contexts {
+            for override in context.services {
+                guard let service = manifest.service(override.key) else {
+                    error("context '\(context.name)' overrides unknown service '\(override.key)'\(Suggestion.hint(for: override.key, in: keys))",
+                          at: override.location)
+                    continue
+                }
+                if let scope = override.scope { checkScope(scope) }
+                let scope = override.scope?.value ?? manifest.effectiveScope(of: service)
+                checkTimeToLive(override.timeToLive, scope: scope,
+                                of: "the override of '\(override.key)' in context '\(context.name)'")
+                if let target = override.decorates, manifest.service(target.value) == nil {
+                    error("the override of '\(override.key)' in context '\(context.name)' decorates unknown service '\(target.value)'\(Suggestion.hint(for: target.value, in: keys))",
+                          at: target.location)
+                }
+                for variant in override.names ?? [] {
+                    if let scope = variant.scope { checkScope(scope) }
+                }
+            }
+            for parameter in context.parameters where manifest.parameter(parameter.name) == nil {
+                error("context '\(context.name)' overrides unknown parameter '\(parameter.name)'\(Suggestion.hint(for: parameter.name, in: parameterNames))",
+                      at: parameter.location)
+            }
+        }
+    }
+
+    // MARK: - Parameters and the environment
+
+    private mutating func checkParameters() {
+        let names = manifest.parameters.map(\.name)
+        var checked: Set<String> = []
+        func visit(_ value: ManifestValue, context: String?, _ validator: inout ManifestValidator) {
+            value.forEachTemplate { template, location in
+                for name in template.parameters where validator.manifest.parameter(name) == nil {
+                    validator.error("undefined parameter '\(name)'\(Suggestion.hint(for: name, in: names))", at: location)
+                }
+                for part in template.parts {
+                    guard case .environment(let name, let fallback) = part, fallback == nil,
+                          validator.environment[name] == nil else { continue }
+                    let place = context.map { " (context '\($0)')" } ?? ""
+                    validator.diagnostics.append(.warning(
+                        "environment variable '\(name)' is not set and has no default\(place); building a container will fail unless it is set",
+                        at: location))
+                }
+            }
+        }
+        for parameter in manifest.parameters {
+            visit(parameter.value, context: nil, &self)
+            checkParameterCycle(from: parameter.name, checked: &checked)
+        }
+        for service in manifest.services {
+            if let args = service.args { visit(ManifestValue(.map(args), at: args.location), context: nil, &self) }
+            for variant in service.names {
+                if let args = variant.args { visit(ManifestValue(.map(args), at: args.location), context: nil, &self) }
+            }
+        }
+        for context in manifest.contexts {
+            for parameter in context.parameters { visit(parameter.value, context: context.name, &self) }
+            for override in context.services {
+                if let args = override.args { visit(ManifestValue(.map(args), at: args.location), context: context.name, &self) }
+                for variant in override.names ?? [] {
+                    if let args = variant.args { visit(ManifestValue(.map(args), at: args.location), context: context.name, &self) }
+                }
+            }
+        }
+    }
+
+    /// Reports a cycle of parameters reading each other (`a: $(b)`, `b: $(a)`) once.
+    private mutating func checkParameterCycle(from start: String, checked: inout Set<String>) {
+        var stack: [(name: String, path: [String])] = [(start, [start])]
+        while let (name, path) = stack.popLast() {
+            guard let parameter = manifest.parameter(name) else { continue }
+            var references: [String] = []
+            parameter.value.forEachTemplate { template, _ in references += template.parameters }
+            for reference in references {
+                if reference == start {
+                    if !checked.contains(start) {
+                        checked.formUnion(path)
+                        error("parameter cycle: " + (path + [start]).joined(separator: " → "), at: manifest.parameter(start)?.location)
+                    }
+                    return
+                }
+                if !path.contains(reference) { stack.append((reference, path + [reference])) }
+            }
+        }
+    }
+}

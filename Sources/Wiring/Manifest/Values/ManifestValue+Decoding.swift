@@ -1,0 +1,185 @@
+/// A type that can be read from a ``ManifestValue``, with an error that points at the value
+/// when its kind is wrong.
+///
+/// `String`, `Int`, `Double`, `Bool`, `Duration`, arrays, string-keyed dictionaries, optionals
+/// and ``ManifestValue`` itself conform. Conform your own types to read them from `args`:
+///
+/// ```swift
+/// enum LogLevel: String, ManifestDecodable {
+///     case debug, info, error
+///     static let manifestTypeDescription = "a log level (debug, info, error)"
+///     init(manifestValue value: ManifestValue) throws(ManifestError) {
+///         let text = try String(manifestValue: value)
+///         guard let level = LogLevel(rawValue: text) else { throw value.mismatch(Self.self) }
+///         self = level
+///     }
+/// }
+/// ```
+public protocol ManifestDecodable: Sendable {
+    /// What the type is called in messages: "an integer", "a URL".
+    static var manifestTypeDescription: String { get }
+    /// Reads the type from a value.
+    /// - Throws: ``ManifestError`` pointing at the value when it is of the wrong kind.
+    init(manifestValue value: ManifestValue) throws(ManifestError)
+}
+
+extension ManifestValue {
+    /// Reads the value as `type`.
+    /// - Throws: ``ManifestError`` naming the expected and the found kind, at the value.
+    public func decode<T: ManifestDecodable>(_ type: T.Type = T.self) throws(ManifestError) -> T {
+        try T(manifestValue: self)
+    }
+
+    /// The error for a value that is not of the expected type.
+    public func mismatch<T: ManifestDecodable>(_ type: T.Type) -> ManifestError {
+        var found = kindDescription
+        if !isSecret {
+            switch kind {
+            case .string(let text): found += " '\(text)'"
+            case .template(let template): found += " '\(template.source)'"
+            case .int, .double, .bool: found += " (\(description))"
+            default: break
+            }
+        }
+        return ManifestError("expected \(T.manifestTypeDescription), found \(found)", at: location)
+    }
+
+    fileprivate var interpolatedText: String? {
+        if isInterpolated, case .string(let text) = kind { return text }
+        return nil
+    }
+}
+
+extension ManifestMap {
+    /// Reads the value for `key` as `type`.
+    /// - Throws: ``ManifestError`` when the key is missing (at the mapping) or of the wrong kind.
+    public func decode<T: ManifestDecodable>(_ key: String, as type: T.Type = T.self) throws(ManifestError) -> T {
+        guard let value = self[key] else {
+            if let optional = T.self as? any OptionalManifestDecodable.Type {
+                return optional.absent as! T
+            }
+            throw ManifestError(
+                "missing key '\(key)'\(Suggestion.hint(for: key, in: keys))", at: location)
+        }
+        return try value.decode(T.self)
+    }
+}
+
+extension String: ManifestDecodable {
+    public static var manifestTypeDescription: String { "a string" }
+    public init(manifestValue value: ManifestValue) throws(ManifestError) {
+        guard case .string(let text) = value.kind else { throw value.mismatch(Self.self) }
+        self = text
+    }
+}
+
+extension Int: ManifestDecodable {
+    public static var manifestTypeDescription: String { "an integer" }
+    public init(manifestValue value: ManifestValue) throws(ManifestError) {
+        if case .int(let number) = value.kind {
+            self = number
+        } else if let text = value.interpolatedText, let number = YAMLNode.parseInt(text) {
+            self = number
+        } else {
+            throw value.mismatch(Self.self)
+        }
+    }
+}
+
+extension Double: ManifestDecodable {
+    public static var manifestTypeDescription: String { "a number" }
+    public init(manifestValue value: ManifestValue) throws(ManifestError) {
+        switch value.kind {
+        case .double(let number): self = number
+        case .int(let number): self = Double(number)
+        default:
+            guard let text = value.interpolatedText,
+                  let number = YAMLNode.parseDouble(text) ?? YAMLNode.parseInt(text).map(Double.init)
+            else { throw value.mismatch(Self.self) }
+            self = number
+        }
+    }
+}
+
+extension Bool: ManifestDecodable {
+    public static var manifestTypeDescription: String { "a boolean" }
+    public init(manifestValue value: ManifestValue) throws(ManifestError) {
+        if case .bool(let flag) = value.kind {
+            self = flag
+        } else if let text = value.interpolatedText, let flag = YAMLNode.parseBool(text) {
+            self = flag
+        } else {
+            throw value.mismatch(Self.self)
+        }
+    }
+}
+
+extension Duration: ManifestDecodable {
+    public static var manifestTypeDescription: String { "a duration (seconds, or text like 500ms, 30s, 5m, 2h, 1d)" }
+    public init(manifestValue value: ManifestValue) throws(ManifestError) {
+        switch value.kind {
+        case .int(let seconds) where seconds >= 0: self = .seconds(seconds)
+        case .double(let seconds) where seconds >= 0 && seconds.isFinite: self = .seconds(seconds)
+        case .string(let text):
+            guard let duration = Self.parse(text) else { throw value.mismatch(Self.self) }
+            self = duration
+        default: throw value.mismatch(Self.self)
+        }
+    }
+
+    /// Parses `500ms`, `30s`, `1.5m`, `2h`, `1d`.
+    package static func parse(_ text: String) -> Duration? {
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
+        for (suffix, factor) in units where text.hasSuffix(suffix) {
+            let number = text.dropLast(suffix.count)
+            guard let amount = Double(number), amount >= 0, amount.isFinite,
+                  number.allSatisfy({ $0.isNumber || $0 == "." }) else { continue }
+            return .milliseconds(Int64((amount * factor * 1000).rounded()))
+        }
+        return nil
+    }
+}
+
+extension ManifestValue: ManifestDecodable {
+    public static var manifestTypeDescription: String { "any value" }
+    public init(manifestValue value: ManifestValue) throws(ManifestError) { self = value }
+}
+
+extension Array: ManifestDecodable where Element: ManifestDecodable {
+    public static var manifestTypeDescription: String { "a list of \(Element.manifestTypeDescription)" }
+    public init(manifestValue value: ManifestValue) throws(ManifestError) {
+        guard case .list(let values) = value.kind else { throw value.mismatch(Self.self) }
+        self = []
+        reserveCapacity(values.count)
+        for element in values { append(try Element(manifestValue: element)) }
+    }
+}
+
+extension Dictionary: ManifestDecodable where Key == String, Value: ManifestDecodable {
+    public static var manifestTypeDescription: String { "a mapping of \(Value.manifestTypeDescription)" }
+    public init(manifestValue value: ManifestValue) throws(ManifestError) {
+        guard case .map(let map) = value.kind else { throw value.mismatch(Self.self) }
+        self = [:]
+        for entry in map.entries { self[entry.key] = try Value(manifestValue: entry.value) }
+    }
+}
+
+/// Optionals read `null` (and a missing key) as `nil`.
+package protocol OptionalManifestDecodable {
+    static var absent: Self { get }
+}
+
+extension Optional: OptionalManifestDecodable {
+    package static var absent: Optional<Wrapped> { nil }
+}
+
+extension Optional: ManifestDecodable where Wrapped: ManifestDecodable {
+    public static var manifestTypeDescription: String { Wrapped.manifestTypeDescription + " or null" }
+    public init(manifestValue value: ManifestValue) throws(ManifestError) {
+        if case .null = value.kind {
+            self = nil
+        } else {
+            self = try Wrapped(manifestValue: value)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// A scalar resolved to a type by the YAML 1.2 core schema (no `yes`/`no` booleans).
+package enum YAMLScalarValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+}
+
+extension YAMLNode {
+    /// The scalar's typed value: quoted scalars are strings, plain ones follow the core schema,
+    /// explicit tags (`!!str`, `!!int`, …) win. `nil` when the node is not a scalar or a tag
+    /// asks for a type the text is not.
+    package var resolvedScalar: YAMLScalarValue? {
+        guard case .scalar(let text, let style) = content else { return nil }
+        switch tag {
+        case .string, .nonSpecific, .secret: return .string(text)
+        case .int: return Self.parseInt(text).map(YAMLScalarValue.int)
+        case .float: return (Self.parseDouble(text) ?? Self.parseInt(text).map(Double.init)).map(YAMLScalarValue.double)
+        case .bool: return Self.parseBool(text).map(YAMLScalarValue.bool)
+        case .null: return Self.isNull(text) ? .null : nil
+        case .map, .seq, .merge: return nil
+        case .none:
+            guard style.isPlain else { return .string(text) }
+            return Self.resolvePlain(text)
+        }
+    }
+
+    /// Resolves plain scalar text by the core schema.
+    package static func resolvePlain(_ text: String) -> YAMLScalarValue {
+        guard let first = text.utf8.first else { return .null }
+        // Fast path: most manifest scalars are names that start with a letter other than the
+        // initials of null, true, false and the special floats.
+        switch first {
+        case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "~"):
+            if isNull(text) { return .null }
+        case UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"):
+            if let bool = parseBool(text) { return .bool(bool) }
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
+            if let int = parseInt(text) { return .int(int) }
+            if let double = parseDouble(text) { return .double(double) }
+        default:
+            break
+        }
+        return .string(text)
+    }
+
+    package static func isNull(_ text: String) -> Bool {
+        text == "~" || text == "null" || text == "Null" || text == "NULL" || text.isEmpty
+    }
+
+    package static func parseBool(_ text: String) -> Bool? {
+        switch text {
+        case "true", "True", "TRUE": true
+        case "false", "False", "FALSE": false
+        default: nil
+        }
+    }
+
+    package static func parseInt(_ text: String) -> Int? {
+        if text.hasPrefix("0x") { return Int(text.dropFirst(2), radix: 16) }
+        if text.hasPrefix("0o") { return Int(text.dropFirst(2), radix: 8) }
+        guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }) else {
+            return nil
+        }
+        return Int(text)
+    }
+
+    package static func parseDouble(_ text: String) -> Double? {
+        switch text {
+        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .infinity
+        case "-.inf", "-.Inf", "-.INF": return -.infinity
+        case ".nan", ".NaN", ".NAN": return .nan
+        default: break
+        }
+        // Core schema floats: digits with a dot and/or an exponent; Swift's parser would also
+        // take "nan", "inf" or hex floats, which YAML does not mean as numbers.
+        var sawDigit = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): sawDigit = true
+            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "-"), UInt8(ascii: "+"): continue
+            default: return nil
+            }
+        }
+        return sawDigit ? Double(text) : nil
+    }
+}

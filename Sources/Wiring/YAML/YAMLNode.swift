@@ -1,0 +1,95 @@
+/// A node of a YAML document, as Wiring's reader builds it from libyaml's events.
+///
+/// Unlike a generic YAML document API, it keeps what a manifest checker needs: the scalar style
+/// (plain or quoted), the tag, mappings in source order, and a 1-based position on every node.
+/// Aliases are expanded into copies of their anchor's node (copies share storage), and merge
+/// keys (`<<`) are already applied.
+package struct YAMLNode: Sendable {
+    /// What a node holds.
+    package enum Content: Sendable {
+        case scalar(String, YAMLScalarStyle)
+        case sequence([YAMLNode])
+        case mapping([YAMLPair])
+    }
+
+    package var content: Content
+    /// The tag written on the node, if any (`!!str`, `!secret`, …); unknown tags are rejected.
+    package var tag: YAMLTag
+    /// 1-based line of the node's first character.
+    package var line: Int32
+    /// 1-based column of the node's first character.
+    package var column: Int32
+
+    package init(_ content: Content, tag: YAMLTag = .none, line: Int32, column: Int32) {
+        self.content = content
+        self.tag = tag
+        self.line = line
+        self.column = column
+    }
+
+    /// The scalar text, if this is a scalar.
+    package var scalar: String? {
+        if case .scalar(let text, _) = content { return text }
+        return nil
+    }
+
+    /// A short name for the kind of node, for messages: "a string", "a list", "a mapping".
+    package var kindDescription: String {
+        switch content {
+        case .scalar:
+            switch resolvedScalar {
+            case .null: "null"
+            case .bool: "a boolean"
+            case .int: "an integer"
+            case .double: "a number"
+            case .string, .none: "a string"
+            }
+        case .sequence: "a list"
+        case .mapping: "a mapping"
+        }
+    }
+}
+
+/// A key and its value in a YAML mapping.
+package struct YAMLPair: Sendable {
+    package var key: YAMLNode
+    package var value: YAMLNode
+}
+
+/// How a scalar was written.
+package enum YAMLScalarStyle: Sendable, Hashable {
+    case plain, singleQuoted, doubleQuoted, literal, folded
+
+    /// Whether the scalar was written without quotes or block indicators.
+    package var isPlain: Bool { self == .plain }
+}
+
+/// The tags the reader accepts. Anything else (`!!python/object/apply:…`, `!custom`) is an error.
+package enum YAMLTag: Sendable, Hashable {
+    /// No tag: plain scalars resolve by the YAML 1.2 core schema, others are strings.
+    case none
+    /// `!`, the non-specific tag: the scalar is a string.
+    case nonSpecific
+    case string, int, float, bool, null, map, seq
+    /// `!!merge`, on a `<<` key.
+    case merge
+    /// `!secret`: a value that must never be shown in messages, logs or output.
+    case secret
+
+    /// Maps libyaml's resolved tag text to a known tag.
+    package init?(_ text: String) {
+        switch text {
+        case "!": self = .nonSpecific
+        case "tag:yaml.org,2002:str": self = .string
+        case "tag:yaml.org,2002:int": self = .int
+        case "tag:yaml.org,2002:float": self = .float
+        case "tag:yaml.org,2002:bool": self = .bool
+        case "tag:yaml.org,2002:null": self = .null
+        case "tag:yaml.org,2002:map": self = .map
+        case "tag:yaml.org,2002:seq": self = .seq
+        case "tag:yaml.org,2002:merge": self = .merge
+        case "!secret": self = .secret
+        default: return nil
+        }
+    }
+}

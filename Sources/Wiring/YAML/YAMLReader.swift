@@ -1,0 +1,367 @@
+internal import CYAML
+
+/// What reading one YAML file produced: its root node (absent when the file is empty or could
+/// not be read) and every problem found on the way.
+package struct YAMLReadResult: Sendable {
+    package var root: YAMLNode?
+    package var diagnostics: [Diagnostic]
+}
+
+/// Reads YAML through libyaml's event API into Wiring's own ``YAMLNode`` tree.
+///
+/// Syntax errors and exceeded limits stop reading; duplicate keys, undefined aliases and unknown
+/// tags are reported and reading goes on, so one pass finds all of them.
+package enum YAMLReader {
+    /// Reads `bytes`, naming `file` in every position.
+    package static func read(_ bytes: [UInt8], file: String, limits: YAMLLimits = .default) -> YAMLReadResult {
+        if bytes.count > limits.maxFileSize {
+            let error = Diagnostic.error(
+                "file is \(bytes.count) bytes, more than the limit of \(limits.maxFileSize) bytes",
+                at: SourceLocation(file: file, line: 1, column: 1))
+            return YAMLReadResult(root: nil, diagnostics: [error])
+        }
+        if bytes.isEmpty { return YAMLReadResult(root: nil, diagnostics: []) }
+        var builder = TreeBuilder(file: file, limits: limits)
+        bytes.withUnsafeBufferPointer { buffer in
+            builder.run(buffer)
+        }
+        return YAMLReadResult(root: builder.root, diagnostics: builder.diagnostics)
+    }
+}
+
+/// Turns libyaml events into nodes with an explicit stack, so deep input cannot overflow ours.
+private struct TreeBuilder {
+    private struct Frame {
+        var isMapping: Bool
+        var items: [YAMLNode] = []
+        var tag: YAMLTag
+        var anchor: String?
+        var line: Int32
+        var column: Int32
+        /// Nodes in this subtree so far, the frame's own node included.
+        var nodeCount = 1
+    }
+
+    private struct Anchor {
+        var node: YAMLNode
+        var nodeCount: Int
+    }
+
+    let file: String
+    let limits: YAMLLimits
+    var root: YAMLNode?
+    var diagnostics: [Diagnostic] = []
+    private var stack: [Frame] = []
+    private var anchors: [String: Anchor] = [:]
+    private var expandedNodes = 0
+    private var documents = 0
+
+    init(file: String, limits: YAMLLimits) {
+        self.file = file
+        self.limits = limits
+    }
+
+    private func location(_ mark: yaml_mark_t) -> SourceLocation {
+        SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+
+    private func location(line: Int32, column: Int32) -> SourceLocation {
+        SourceLocation(file: file, line: Int(line), column: Int(column))
+    }
+
+    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            diagnostics.append(.error("libyaml could not allocate a parser", at: nil))
+            return
+        }
+        defer { yaml_parser_delete(&parser) }
+        yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+
+        var event = yaml_event_t()
+        while true {
+            guard yaml_parser_parse(&parser, &event) == 1 else {
+                diagnostics.append(parserError(parser, buffer))
+                root = nil
+                return
+            }
+            defer { yaml_event_delete(&event) }
+            if event.type == YAML_STREAM_END_EVENT { return }
+            guard handle(event) else {
+                root = nil
+                return
+            }
+        }
+    }
+
+    /// Handles one event; `false` stops reading after a fatal problem.
+    private mutating func handle(_ event: yaml_event_t) -> Bool {
+        let line = Int32(clamping: event.start_mark.line + 1)
+        let column = Int32(clamping: event.start_mark.column + 1)
+        switch event.type {
+        case YAML_DOCUMENT_START_EVENT:
+            documents += 1
+            if documents > 1 {
+                diagnostics.append(.error(
+                    "a manifest is a single YAML document, but a second document starts here",
+                    at: location(event.start_mark)))
+                return false
+            }
+            anchors = [:]
+        case YAML_SCALAR_EVENT:
+            let data = event.data.scalar
+            let text = String(decoding: UnsafeBufferPointer(start: data.value, count: data.length), as: UTF8.self)
+            let tag = readTag(data.tag, line: line, column: column)
+            var node = YAMLNode(.scalar(text, style(data.style)), tag: tag, line: line, column: column)
+            if tag != .none, node.resolvedScalar == nil {
+                diagnostics.append(.error(
+                    "'\(text)' is not a valid \(Self.displayTag(tag))", at: location(line: line, column: column)))
+                node.tag = .string
+            }
+            return add(node, anchor: string(data.anchor), nodeCount: 1)
+        case YAML_ALIAS_EVENT:
+            let name = string(event.data.alias.anchor) ?? ""
+            guard let anchor = anchors[name] else {
+                diagnostics.append(.error(
+                    "undefined alias '*\(name)'\(Suggestion.hint(for: name, in: anchors.keys))",
+                    at: location(line: line, column: column)))
+                return add(YAMLNode(.scalar("", .plain), line: line, column: column), anchor: nil, nodeCount: 1)
+            }
+            expandedNodes += anchor.nodeCount
+            if expandedNodes > limits.maxAliasExpansion {
+                diagnostics.append(.error(
+                    "aliases expand to more than \(limits.maxAliasExpansion) nodes; a manifest never needs that many (is this an alias bomb?)",
+                    at: location(line: line, column: column)))
+                return false
+            }
+            var copy = anchor.node
+            copy.line = line
+            copy.column = column
+            return add(copy, anchor: nil, nodeCount: anchor.nodeCount)
+        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+            guard stack.count < limits.maxDepth else {
+                diagnostics.append(.error(
+                    "nesting is deeper than \(limits.maxDepth) levels", at: location(line: line, column: column)))
+                return false
+            }
+            let isMapping = event.type == YAML_MAPPING_START_EVENT
+            let rawTag = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
+            let rawAnchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+            var tag = readTag(rawTag, line: line, column: column)
+            if tag != .none && tag != .nonSpecific && tag != (isMapping ? .map : .seq) {
+                diagnostics.append(.error(
+                    "\(Self.displayTag(tag)) cannot tag a \(isMapping ? "mapping" : "list")",
+                    at: location(line: line, column: column)))
+                tag = .none
+            }
+            stack.append(Frame(isMapping: isMapping, tag: tag, anchor: string(rawAnchor), line: line, column: column))
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            let frame = stack.removeLast()
+            let content: YAMLNode.Content =
+                frame.isMapping ? .mapping(buildPairs(frame.items)) : .sequence(frame.items)
+            let node = YAMLNode(content, tag: frame.tag, line: frame.line, column: frame.column)
+            return add(node, anchor: frame.anchor, nodeCount: frame.nodeCount)
+        default:
+            break
+        }
+        return true
+    }
+
+    /// Adds a finished node to its parent (or makes it the root), registering its anchor.
+    private mutating func add(_ node: YAMLNode, anchor: String?, nodeCount: Int) -> Bool {
+        if let anchor {
+            anchors[anchor] = Anchor(node: node, nodeCount: nodeCount)
+        }
+        if stack.isEmpty {
+            root = node
+        } else {
+            stack[stack.count - 1].items.append(node)
+            stack[stack.count - 1].nodeCount += nodeCount
+        }
+        return true
+    }
+
+    /// Pairs up a mapping's keys and values, rejecting duplicate keys and applying merge keys.
+    private mutating func buildPairs(_ items: [YAMLNode]) -> [YAMLPair] {
+        var pairs: [YAMLPair] = []
+        pairs.reserveCapacity(items.count / 2)
+        var merges: [YAMLNode] = []
+        var keys = KeySet()
+        var index = 0
+        while index + 1 < items.count {
+            let key = items[index], value = items[index + 1]
+            index += 2
+            if case .scalar(let text, let style) = key.content {
+                if text == "<<" && ((style.isPlain && key.tag == .none) || key.tag == .merge) {
+                    merges.append(value)
+                    continue
+                }
+                if let first = keys.firstLine(of: text, in: pairs) {
+                    diagnostics.append(.error(
+                        "duplicate key '\(text)'; first defined at line \(first)",
+                        at: location(line: key.line, column: key.column)))
+                    continue
+                }
+                keys.insert(text, at: pairs.count, in: pairs)
+            }
+            pairs.append(YAMLPair(key: key, value: value))
+        }
+        for merge in merges {
+            let sources: [YAMLNode]
+            switch merge.content {
+            case .mapping: sources = [merge]
+            case .sequence(let elements): sources = elements
+            case .scalar: sources = [merge]
+            }
+            for source in sources {
+                guard case .mapping(let merged) = source.content else {
+                    diagnostics.append(.error(
+                        "a merge key '<<' takes a mapping or a list of mappings, not \(source.kindDescription)",
+                        at: location(line: source.line, column: source.column)))
+                    continue
+                }
+                // Keys written in the mapping win over merged ones; among merged mappings, the
+                // earlier one wins, as the YAML merge-key specification says.
+                for pair in merged {
+                    if let text = pair.key.scalar {
+                        if keys.firstLine(of: text, in: pairs) != nil { continue }
+                        keys.insert(text, at: pairs.count, in: pairs)
+                    }
+                    pairs.append(pair)
+                }
+            }
+        }
+        return pairs
+    }
+
+    private func style(_ style: yaml_scalar_style_t) -> YAMLScalarStyle {
+        switch style {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
+        case YAML_LITERAL_SCALAR_STYLE: .literal
+        case YAML_FOLDED_SCALAR_STYLE: .folded
+        default: .plain
+        }
+    }
+
+    private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        guard let pointer else { return nil }
+        return String(cString: pointer)
+    }
+
+    private mutating func readTag(_ pointer: UnsafeMutablePointer<yaml_char_t>?, line: Int32, column: Int32) -> YAMLTag {
+        guard let text = string(pointer) else { return .none }
+        if let tag = YAMLTag(text) { return tag }
+        let shown = text.hasPrefix("tag:yaml.org,2002:") ? "!!" + text.dropFirst(18) : text
+        diagnostics.append(.error(
+            "unknown tag '\(shown)'; a manifest is plain data (tags allowed: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !secret)",
+            at: location(line: line, column: column)))
+        return .none
+    }
+
+    static func displayTag(_ tag: YAMLTag) -> String {
+        switch tag {
+        case .none, .nonSpecific: "!"
+        case .string: "!!str"
+        case .int: "!!int"
+        case .float: "!!float"
+        case .bool: "!!bool"
+        case .null: "!!null"
+        case .map: "!!map"
+        case .seq: "!!seq"
+        case .merge: "!!merge"
+        case .secret: "!secret"
+        }
+    }
+
+    /// A positioned diagnostic for libyaml's error, with its context as a note.
+    private func parserError(_ parser: yaml_parser_t, _ buffer: UnsafeBufferPointer<UInt8>) -> Diagnostic {
+        let problem = parser.problem.map { String(cString: $0) } ?? "unknown error"
+        switch parser.error {
+        case YAML_MEMORY_ERROR:
+            return .error("libyaml ran out of memory", at: SourceLocation(file: file, line: 1, column: 1))
+        case YAML_READER_ERROR:
+            let offset = min(Int(parser.problem_offset), buffer.count)
+            let at = Self.location(ofByte: offset, in: buffer, file: file)
+            let value = Int(parser.problem_value)
+            let message: String
+            if problem.hasPrefix("control characters") {
+                message = value == 0
+                    ? "NUL byte is not allowed in YAML"
+                    : "control character U+\(String(value, radix: 16, uppercase: true).leftPadded(to: 4)) is not allowed in YAML"
+            } else if value >= 0 && problem.contains("UTF-8") {
+                message = "invalid UTF-8: \(problem) (byte 0x\(String(value, radix: 16, uppercase: true).leftPadded(to: 2)))"
+            } else {
+                message = "invalid UTF-8: \(problem)"
+            }
+            return .error(message, at: at)
+        default:
+            var message = problem
+            let index = Int(parser.problem_mark.index)
+            if index < buffer.count {
+                switch buffer[index] {
+                case UInt8(ascii: "\t"): message += " (tabs cannot indent YAML; use spaces)"
+                case UInt8(ascii: "{") where index > 0 && buffer[index - 1] == UInt8(ascii: "$"):
+                    message += " (inside { } or [ ], quote a value that holds '${…}')"
+                case UInt8(ascii: "%"), UInt8(ascii: "@"), UInt8(ascii: "`"):
+                    message += " (quote a value that starts with '\(Character(Unicode.Scalar(buffer[index])))')"
+                default: break
+                }
+            }
+            var notes: [Diagnostic.Note] = []
+            if let context = parser.context.map({ String(cString: $0) }) {
+                notes.append(Diagnostic.Note(context, at: location(parser.context_mark)))
+            }
+            return .error(message, at: location(parser.problem_mark), notes: notes)
+        }
+    }
+
+    /// The line and column (in characters) of a byte offset.
+    static func location(ofByte offset: Int, in buffer: UnsafeBufferPointer<UInt8>, file: String) -> SourceLocation {
+        var line = 1, column = 1
+        for byte in buffer[..<offset] {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return SourceLocation(file: file, line: line, column: column)
+    }
+}
+
+/// The keys seen so far in one mapping: a linear scan while small, a dictionary once large.
+private struct KeySet {
+    private var index: [String: Int]?
+
+    func firstLine(of key: String, in pairs: [YAMLPair]) -> Int32? {
+        if let index {
+            return index[key].map { pairs[$0].key.line }
+        }
+        for pair in pairs where pair.key.scalar == key {
+            return pair.key.line
+        }
+        return nil
+    }
+
+    mutating func insert(_ key: String, at position: Int, in pairs: [YAMLPair]) {
+        if index != nil {
+            index![key] = position
+        } else if pairs.count >= 8 {
+            var built = [String: Int](minimumCapacity: 64)
+            for (i, pair) in pairs.enumerated() {
+                if let text = pair.key.scalar, built[text] == nil { built[text] = i }
+            }
+            built[key] = position
+            index = built
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,4 @@
+import ArgumentParser
+import WiringCommands
+
+WiringCommand.main()

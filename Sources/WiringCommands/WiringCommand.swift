@@ -1,0 +1,16 @@
+public import ArgumentParser
+
+/// The `wiring` command: the subcommands that check and describe manifests.
+public struct WiringCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "wiring",
+        abstract: "Check and describe Wiring manifests: the YAML that declares a Swift app's object graph.",
+        discussion: """
+            Example:
+              wiring validate config-examples/services.yaml
+            """,
+        version: "0.1.0",
+        subcommands: [ValidateCommand.self])
+
+    public init() {}
+}
