@@ -77,7 +77,6 @@ private struct TreeBuilder {
         }
         defer { yaml_parser_delete(&parser) }
         yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
 
         var event = yaml_event_t()
         while true {

@@ -67,7 +67,7 @@ public struct StringTemplate: Sendable, Hashable {
             }
             let close: Unicode.Scalar = next == "{" ? "}" : ")"
             guard let end = scalars[(i + 2)...].firstIndex(of: close) else {
-                throw TemplateSyntaxError(message: "'\(c)\(next)' at offset \(i) is not closed by '\(close)'; write '$$' for a literal '$'")
+                throw TemplateSyntaxError(message: "'\(c)\(next)' is not closed by '\(close)' in '\(text)'; write '$$' for a literal '$'")
             }
             var bodyScalars = scalars[(i + 2)..<end]
             var fallback: String?
@@ -80,7 +80,7 @@ public struct StringTemplate: Sendable, Hashable {
             let body = String(String.UnicodeScalarView(bodyScalars))
             guard isName(body) else {
                 let what = next == "{" ? "environment variable" : "parameter"
-                throw TemplateSyntaxError(message: "'\(body)' is not a valid \(what) name in '\(c)\(next)\(body)…\(close)'")
+                throw TemplateSyntaxError(message: "'\(body)' is not a valid \(what) name (letters, digits, '_', '.' and '-', not starting with a digit)")
             }
             if !literal.isEmpty {
                 parts.append(.literal(literal))

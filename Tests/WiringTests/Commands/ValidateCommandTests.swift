@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// Runs the built `wiring` binary, as users and CI do.
+@Suite("wiring validate (binary)")
+struct ValidateCommandTests {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var binary: String {
+        #if os(macOS)
+        let folder = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }!.bundleURL.deletingLastPathComponent()
+        #else
+        let folder = Bundle.main.bundleURL
+        #endif
+        return folder.appendingPathComponent("wiring").path
+    }
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: TestSupport.packageRoot)
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus,
+                      stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func cleanManifestExitsZero() throws {
+        let output = try run(["validate", "config-examples/services.yaml"])
+        #expect(output.status == 0)
+        #expect(output.stdout == """
+            config-examples/services.yaml: 8 services, 3 contexts, 2 files
+            0 errors, 0 warnings in 1 manifest
+
+            """)
+    }
+
+    @Test func errorsPrintWithSourceAndExitOne() throws {
+        let output = try run(["validate", "Tests/WiringTests/Fixtures/invalid/decorators.yaml"])
+        #expect(output.status == 1)
+        #expect(output.stdout == """
+            Tests/WiringTests/Fixtures/invalid/decorators.yaml:3:19: error: decorator cycle: A → B → C → A
+              A: { decorates: B }
+                              ^
+            Tests/WiringTests/Fixtures/invalid/decorators.yaml:6:19: error: service 'D' decorates itself
+              D: { decorates: D }
+                              ^
+            Tests/WiringTests/Fixtures/invalid/decorators.yaml:7:19: error: service 'E' decorates unknown service 'Stor'; did you mean 'Store'?
+              E: { decorates: Stor }
+                              ^
+            3 errors, 0 warnings in 1 manifest
+
+            """)
+    }
+
+    @Test func warningsAloneExitZero() throws {
+        let path = try TestSupport.temporaryFile("wiring: 1\nparameters:\n  url: ${WIRING_TEST_UNSET_VAR}\n")
+        let output = try run(["validate", path])
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("\(path):3:8: warning: environment variable 'WIRING_TEST_UNSET_VAR' is not set"))
+        #expect(output.stdout.hasSuffix("0 errors, 1 warning in 1 manifest\n"))
+    }
+
+    @Test func missingFileIsOneClearLine() throws {
+        let output = try run(["validate", "nope.yaml"])
+        #expect(output.status == 1)
+        #expect(output.stdout == """
+            error: cannot read manifest 'nope.yaml': no such file or directory
+            1 error, 0 warnings in 1 manifest
+
+            """)
+    }
+
+    @Test func missingArgumentIsAUsageError() throws {
+        let output = try run(["validate"])
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("Missing expected argument '<paths> ...'"))
+    }
+}

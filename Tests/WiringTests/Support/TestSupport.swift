@@ -1,0 +1,45 @@
+import Foundation
+import Wiring
+
+/// Paths and helpers shared by the tests.
+enum TestSupport {
+    /// The folder of fixtures next to the tests.
+    static let fixtures: String = {
+        let here = URL(fileURLWithPath: #filePath)
+        return here.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures").path
+    }()
+
+    /// The package root.
+    static let packageRoot: String = {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().path
+    }()
+
+    /// The path of a fixture file.
+    static func fixture(_ name: String) -> String { fixtures + "/" + name }
+
+    /// The headlines of diagnostics, with the fixtures folder shortened to `Fixtures/`.
+    static func headlines(_ diagnostics: [Diagnostic]) -> [String] {
+        diagnostics.map { $0.headline.replacingOccurrences(of: fixtures + "/", with: "") }
+    }
+
+    /// Validates a fixture with a fixed environment and returns the headlines.
+    static func validate(_ name: String, environment: [String: String] = [:]) -> [String] {
+        headlines(ManifestLoader(environment: environment).validate(fixture(name)).diagnostics)
+    }
+
+    /// Writes `text` to a fresh temporary file and returns its path.
+    static func temporaryFile(_ text: String, name: String = "manifest.yaml") throws -> String {
+        try temporaryFile(Data(text.utf8), name: name)
+    }
+
+    /// Writes `data` to a fresh temporary file and returns its path.
+    static func temporaryFile(_ data: Data, name: String = "manifest.yaml") throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
+        try data.write(to: url)
+        return url.path
+    }
+}
