@@ -20,6 +20,7 @@ extension YAMLNode {
         case .bool: return Self.parseBool(text).map(YAMLScalarValue.bool)
         case .null: return Self.isNull(text) ? .null : nil
         case .map, .seq, .merge: return nil
+        case .placeholder: return .null
         case .none:
             guard style.isPlain else { return .string(text) }
             return Self.resolvePlain(text)

@@ -75,6 +75,8 @@ package enum YAMLTag: Sendable, Hashable {
     case merge
     /// `!secret`: a value that must never be shown in messages, logs or output.
     case secret
+    /// Stands in for an undefined alias, already reported: later stages say nothing more of it.
+    case placeholder
 
     /// Maps libyaml's resolved tag text to a known tag.
     package init?(_ text: String) {

@@ -125,7 +125,7 @@ private struct TreeBuilder {
                 diagnostics.append(.error(
                     "undefined alias '*\(name)'\(Suggestion.hint(for: name, in: anchors.keys))",
                     at: location(line: line, column: column)))
-                return add(YAMLNode(.scalar("", .plain), line: line, column: column), anchor: nil, nodeCount: 1)
+                return add(YAMLNode(.scalar("", .plain), tag: .placeholder, line: line, column: column), anchor: nil, nodeCount: 1)
             }
             expandedNodes += anchor.nodeCount
             if expandedNodes > limits.maxAliasExpansion {
@@ -213,7 +213,7 @@ private struct TreeBuilder {
             case .sequence(let elements): sources = elements
             case .scalar: sources = [merge]
             }
-            for source in sources {
+            for source in sources where source.tag != .placeholder {
                 guard case .mapping(let merged) = source.content else {
                     diagnostics.append(.error(
                         "a merge key '<<' takes a mapping or a list of mappings, not \(source.kindDescription)",
@@ -271,6 +271,7 @@ private struct TreeBuilder {
         case .seq: "!!seq"
         case .merge: "!!merge"
         case .secret: "!secret"
+        case .placeholder: "!"
         }
     }
 

@@ -224,6 +224,32 @@ struct ManifestLoaderTests {
         ])
     }
 
+    @Test func undefinedAliasesDoNotCascadeIntoManifestErrors() throws {
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            services:
+              A:
+                <<: *defaults
+                factory: *name
+                scope: *scope
+                args: *args
+                implements: *types
+              B: { enabled: *flag }
+            contexts:
+              test: { services: { A: { enabled: *flag } } }
+            """)
+        #expect(TestSupport.headlines(ManifestLoader().validate(path).diagnostics).map { $0.replacingOccurrences(of: path, with: "m") } == [
+            "m:4:9: error: undefined alias '*defaults'",
+            "m:5:14: error: undefined alias '*name'",
+            "m:6:12: error: undefined alias '*scope'",
+            "m:7:11: error: undefined alias '*args'",
+            "m:8:17: error: undefined alias '*types'",
+            "m:9:8: error: unknown key 'enabled' in service 'B'",
+            "m:9:17: error: undefined alias '*flag'",
+            "m:11:37: error: undefined alias '*flag'",
+        ])
+    }
+
     @Test func diagnosticsCarryTheSourceLineForTheCaret() throws {
         let path = try TestSupport.temporaryFile("wiring: 1\r\nservices:\r\n  A: { scope: singelton }\r\n")
         let result = ManifestLoader().validate(path)

@@ -211,6 +211,10 @@ struct YAMLReaderTests {
         #expect(errors("a: &base 1\nb: *bas\n") == ["t.yaml:2:4: error: undefined alias '*bas'; did you mean 'base'?"])
     }
 
+    @Test func undefinedAliasInAMergeKeyIsReportedOnce() {
+        #expect(errors("a:\n  <<: *nothing\n  b: 1\n") == ["t.yaml:2:7: error: undefined alias '*nothing'"])
+    }
+
     @Test func aliasInsideItsOwnAnchorIsUndefined() {
         #expect(errors("a: &x [*x]\n") == ["t.yaml:1:8: error: undefined alias '*x'"])
     }

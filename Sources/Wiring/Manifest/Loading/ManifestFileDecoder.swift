@@ -156,7 +156,7 @@ package struct ManifestFileDecoder {
         let what = "the override of '\(key)' in context '\(context)'"
         let fields = self.fields(of: pair.value, schema: ManifestSchema.serviceOverride, in: what)
         var enabled: Located<Bool>?
-        if let node = fields["enabled"] {
+        if let node = fields["enabled"], node.tag != .placeholder {
             if case .bool(let flag) = node.resolvedScalar {
                 enabled = Located(flag, at: location(node))
             } else {
@@ -208,6 +208,7 @@ package struct ManifestFileDecoder {
 
     /// The pairs of a mapping node; a null node is an empty mapping.
     private mutating func pairs(_ node: YAMLNode, _ what: String) -> [YAMLPair] {
+        if node.tag == .placeholder { return [] }
         switch node.content {
         case .mapping(let pairs): return pairs
         case .scalar where node.resolvedScalar == .null: return []
@@ -219,6 +220,7 @@ package struct ManifestFileDecoder {
 
     /// The elements of a sequence node; a null node is an empty list.
     private mutating func list(_ node: YAMLNode, _ what: String) -> [YAMLNode] {
+        if node.tag == .placeholder { return [] }
         switch node.content {
         case .sequence(let elements): return elements
         case .scalar where node.resolvedScalar == .null: return []
@@ -245,6 +247,7 @@ package struct ManifestFileDecoder {
     }
 
     private mutating func string(_ node: YAMLNode, _ what: String) -> Located<String>? {
+        if node.tag == .placeholder { return nil }
         guard case .string(let text) = node.resolvedScalar else {
             error("\(what) must be a string, found \(node.kindDescription)", at: node)
             return nil
@@ -261,6 +264,7 @@ package struct ManifestFileDecoder {
     }
 
     private mutating func duration(_ node: YAMLNode, _ what: String) -> Located<Duration>? {
+        if node.tag == .placeholder { return nil }
         let value = value(node)
         do {
             return Located(try value.decode(Duration.self), at: value.location)
@@ -271,6 +275,7 @@ package struct ManifestFileDecoder {
     }
 
     private mutating func map(_ node: YAMLNode, _ what: String) -> ManifestMap? {
+        if node.tag == .placeholder { return nil }
         if case .mapping = node.content, case .map(let map) = value(node).kind { return map }
         if node.resolvedScalar == .null { return ManifestMap([], at: location(node)) }
         error("\(what) must be a mapping, found \(node.kindDescription)", at: node)
