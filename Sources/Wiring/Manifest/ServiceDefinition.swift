@@ -11,24 +11,64 @@
 ///       replica: { args: { url: "${REPLICA_URL}" } }
 /// ```
 public struct ServiceDefinition: Sendable {
+    /// The fields, shared by every copy: a large manifest's definitions are copied as one
+    /// reference each.
+    private final class Storage: Sendable {
+        let key: String
+        let location: SourceLocation
+        let factory: Located<String>?
+        let scope: Located<Scope>?
+        let timeToLive: Located<Duration>?
+        let implements: [ImplementsEntry]
+        let names: [NamedVariant]
+        let args: ManifestMap?
+        let decorates: Located<String>?
+
+        init(key: String, location: SourceLocation, factory: Located<String>?, scope: Located<Scope>?,
+             timeToLive: Located<Duration>?, implements: [ImplementsEntry], names: [NamedVariant],
+             args: ManifestMap?, decorates: Located<String>?) {
+            self.key = key
+            self.location = location
+            self.factory = factory
+            self.scope = scope
+            self.timeToLive = timeToLive
+            self.implements = implements
+            self.names = names
+            self.args = args
+            self.decorates = decorates
+        }
+    }
+
+    private let storage: Storage
+
+    package init(
+        key: String, location: SourceLocation, factory: Located<String>?, scope: Located<Scope>?,
+        timeToLive: Located<Duration>?, implements: [ImplementsEntry], names: [NamedVariant],
+        args: ManifestMap?, decorates: Located<String>?
+    ) {
+        storage = Storage(
+            key: key, location: location, factory: factory, scope: scope, timeToLive: timeToLive,
+            implements: implements, names: names, args: args, decorates: decorates)
+    }
+
     /// The service key: the type name that `resolve(T.self)` asks for.
-    public let key: String
+    public var key: String { storage.key }
     /// Where the key was written.
-    public let location: SourceLocation
+    public var location: SourceLocation { storage.location }
     /// The factory key, when written; ``factoryKey`` gives the effective one.
-    public let factory: Located<String>?
+    public var factory: Located<String>? { storage.factory }
     /// The scope, when written; otherwise the manifest's default scope applies.
-    public let scope: Located<Scope>?
+    public var scope: Located<Scope>? { storage.scope }
     /// How long a cached or custom-scoped instance lives.
-    public let timeToLive: Located<Duration>?
+    public var timeToLive: Located<Duration>? { storage.timeToLive }
     /// Other types that resolve to this service.
-    public let implements: [ImplementsEntry]
+    public var implements: [ImplementsEntry] { storage.implements }
     /// Named variants, in source order.
-    public let names: [NamedVariant]
+    public var names: [NamedVariant] { storage.names }
     /// Static arguments for the factory.
-    public let args: ManifestMap?
+    public var args: ManifestMap? { storage.args }
     /// The service this one wraps.
-    public let decorates: Located<String>?
+    public var decorates: Located<String>? { storage.decorates }
 
     /// The key of the factory that builds this service: `factory:`, or the service key.
     public var factoryKey: String { factory?.value ?? key }

@@ -33,7 +33,13 @@ package enum YAMLReader {
 private struct TreeBuilder {
     private struct Frame {
         var isMapping: Bool
+        /// A sequence's elements.
         var items: [YAMLNode] = []
+        /// A mapping's pairs so far, duplicates dropped, merge keys set aside.
+        var pairs: [YAMLPair] = []
+        var pendingKey: YAMLNode?
+        var merges: [YAMLNode] = []
+        var keys = KeySet()
         var tag: YAMLTag
         var anchor: String?
         var line: Int32
@@ -156,9 +162,9 @@ private struct TreeBuilder {
             }
             stack.append(Frame(isMapping: isMapping, tag: tag, anchor: string(rawAnchor), line: line, column: column))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-            let frame = stack.removeLast()
-            let content: YAMLNode.Content =
-                frame.isMapping ? .mapping(buildPairs(frame.items)) : .sequence(frame.items)
+            var frame = stack.removeLast()
+            if frame.isMapping && !frame.merges.isEmpty { applyMerges(&frame) }
+            let content: YAMLNode.Content = frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.items)
             let node = YAMLNode(content, tag: frame.tag, line: frame.line, column: frame.column)
             return add(node, anchor: frame.anchor, nodeCount: frame.nodeCount)
         default:
@@ -172,46 +178,48 @@ private struct TreeBuilder {
         if let anchor {
             anchors[anchor] = Anchor(node: node, nodeCount: nodeCount)
         }
-        if stack.isEmpty {
+        let top = stack.count - 1
+        guard top >= 0 else {
             root = node
-        } else {
-            stack[stack.count - 1].items.append(node)
-            stack[stack.count - 1].nodeCount += nodeCount
+            return true
         }
+        stack[top].nodeCount += nodeCount
+        guard stack[top].isMapping else {
+            stack[top].items.append(node)
+            return true
+        }
+        guard let key = stack[top].pendingKey else {
+            stack[top].pendingKey = node
+            return true
+        }
+        stack[top].pendingKey = nil
+        if case .scalar(let text, let style) = key.content {
+            if text == "<<" && ((style.isPlain && key.tag == .none) || key.tag == .merge) {
+                stack[top].merges.append(node)
+                return true
+            }
+            if let first = stack[top].keys.firstLine(of: text, in: stack[top].pairs) {
+                diagnostics.append(.error(
+                    "duplicate key '\(text)'; first defined at line \(first)",
+                    at: location(line: key.line, column: key.column)))
+                return true
+            }
+            stack[top].keys.insert(text, at: stack[top].pairs.count, in: stack[top].pairs)
+        }
+        stack[top].pairs.append(YAMLPair(key: key, value: node))
         return true
     }
 
-    /// Pairs up a mapping's keys and values, rejecting duplicate keys and applying merge keys.
-    private mutating func buildPairs(_ items: [YAMLNode]) -> [YAMLPair] {
-        var pairs: [YAMLPair] = []
-        pairs.reserveCapacity(items.count / 2)
-        var merges: [YAMLNode] = []
-        var keys = KeySet()
-        var index = 0
-        while index + 1 < items.count {
-            let key = items[index], value = items[index + 1]
-            index += 2
-            if case .scalar(let text, let style) = key.content {
-                if text == "<<" && ((style.isPlain && key.tag == .none) || key.tag == .merge) {
-                    merges.append(value)
-                    continue
-                }
-                if let first = keys.firstLine(of: text, in: pairs) {
-                    diagnostics.append(.error(
-                        "duplicate key '\(text)'; first defined at line \(first)",
-                        at: location(line: key.line, column: key.column)))
-                    continue
-                }
-                keys.insert(text, at: pairs.count, in: pairs)
-            }
-            pairs.append(YAMLPair(key: key, value: value))
-        }
-        for merge in merges {
+    /// Adds the pairs of merged mappings (`<<: *defaults`, or a list of them) that the mapping
+    /// does not set itself. Among merged mappings the earlier one wins, as the YAML merge-key
+    /// specification says.
+    private mutating func applyMerges(_ frame: inout Frame) {
+        for merge in frame.merges {
             let sources: [YAMLNode]
-            switch merge.content {
-            case .mapping: sources = [merge]
-            case .sequence(let elements): sources = elements
-            case .scalar: sources = [merge]
+            if case .sequence(let elements) = merge.content {
+                sources = elements
+            } else {
+                sources = [merge]
             }
             for source in sources where source.tag != .placeholder {
                 guard case .mapping(let merged) = source.content else {
@@ -220,18 +228,15 @@ private struct TreeBuilder {
                         at: location(line: source.line, column: source.column)))
                     continue
                 }
-                // Keys written in the mapping win over merged ones; among merged mappings, the
-                // earlier one wins, as the YAML merge-key specification says.
                 for pair in merged {
                     if let text = pair.key.scalar {
-                        if keys.firstLine(of: text, in: pairs) != nil { continue }
-                        keys.insert(text, at: pairs.count, in: pairs)
+                        if frame.keys.firstLine(of: text, in: frame.pairs) != nil { continue }
+                        frame.keys.insert(text, at: frame.pairs.count, in: frame.pairs)
                     }
-                    pairs.append(pair)
+                    frame.pairs.append(pair)
                 }
             }
         }
-        return pairs
     }
 
     private func style(_ style: yaml_scalar_style_t) -> YAMLScalarStyle {

@@ -1,13 +1,30 @@
+/// The pairs of a mapping, looked up by key. Mappings of a manifest are small, so a scan beats
+/// building a dictionary for each.
+private struct Fields {
+    let pairs: [YAMLPair]
+
+    subscript(name: String) -> YAMLNode? {
+        for pair in pairs {
+            if case .scalar(let key, _) = pair.key.content, key == name { return pair.value }
+        }
+        return nil
+    }
+}
+
 /// Turns one file's YAML tree into a ``ManifestFile``, reporting every unknown key and every
 /// value of the wrong kind at its position, and carrying on so that one pass finds them all.
 package struct ManifestFileDecoder {
     package let file: String
+    private let fileID: UInt32
     package private(set) var diagnostics: [Diagnostic] = []
 
-    package init(file: String) { self.file = file }
+    package init(file: String) {
+        self.file = file
+        fileID = SourceFileTable.intern(file)
+    }
 
     private func location(_ node: YAMLNode) -> SourceLocation {
-        SourceLocation(file: file, line: Int(node.line), column: Int(node.column))
+        SourceLocation(fileID: fileID, line: Int(node.line), column: Int(node.column))
     }
 
     private mutating func error(_ message: String, at node: YAMLNode) {
@@ -190,20 +207,17 @@ package struct ManifestFileDecoder {
     /// A null node (a key with nothing after it) has no fields.
     private mutating func fields(
         of node: YAMLNode, schema: [ManifestSchema.Field], in what: String, ignoringExtensions: Bool = false
-    ) -> [String: YAMLNode] {
-        var result: [String: YAMLNode] = [:]
-        for pair in pairs(node, what) {
+    ) -> Fields {
+        let pairs = pairs(node, what)
+        for pair in pairs {
             guard let key = key(pair.key) else { continue }
-            if schema.contains(where: { $0.name == key }) {
-                result[key] = pair.value
-            } else if !(ignoringExtensions && key.hasPrefix("x-")) {
-                let hint = Suggestion.hint(for: key, in: schema.map(\.name))
-                let extensions = ignoringExtensions && hint.isEmpty ? " (keys starting with 'x-' are ignored)" : ""
-                let place = ignoringExtensions ? "unknown top-level key '\(key)'" : "unknown key '\(key)' in \(what)"
-                error(place + hint + extensions, at: pair.key)
-            }
+            if schema.contains(where: { $0.name == key }) || (ignoringExtensions && key.hasPrefix("x-")) { continue }
+            let hint = Suggestion.hint(for: key, in: schema.map(\.name))
+            let extensions = ignoringExtensions && hint.isEmpty ? " (keys starting with 'x-' are ignored)" : ""
+            let place = ignoringExtensions ? "unknown top-level key '\(key)'" : "unknown key '\(key)' in \(what)"
+            error(place + hint + extensions, at: pair.key)
         }
-        return result
+        return Fields(pairs: pairs)
     }
 
     /// The pairs of a mapping node; a null node is an empty mapping.

@@ -40,66 +40,73 @@ public struct StringTemplate: Sendable, Hashable {
     /// Parses `text`: `nil` when it holds no reference (a plain string), a template otherwise.
     /// - Throws: A message saying what is malformed.
     package static func parse(_ text: String) throws(TemplateSyntaxError) -> StringTemplate? {
-        guard text.utf8.contains(UInt8(ascii: "$")) else { return nil }
+        let utf8 = text.utf8
+        guard utf8.contains(UInt8(ascii: "$")) else { return nil }
         var parts: [Part] = []
         var literal = ""
+        var literalStart = utf8.startIndex
         var hasReference = false
-        let scalars = Array(text.unicodeScalars)
-        var i = 0
-        while i < scalars.count {
-            let c = scalars[i]
-            guard c == "$", i + 1 < scalars.count else {
-                literal.unicodeScalars.append(c)
-                i += 1
+        var i = utf8.startIndex
+        while i != utf8.endIndex {
+            guard utf8[i] == UInt8(ascii: "$") else {
+                i = utf8.index(after: i)
                 continue
             }
-            let next = scalars[i + 1]
-            if next == "$" {
-                literal.append("$")
+            let next = utf8.index(after: i)
+            guard next != utf8.endIndex else { break }
+            let opener = utf8[next]
+            if opener == UInt8(ascii: "$") {
+                literal += text[literalStart..<next]
                 hasReference = true
-                i += 2
+                i = utf8.index(after: next)
+                literalStart = i
                 continue
             }
-            guard next == "{" || next == "(" else {
-                literal.unicodeScalars.append(c)
-                i += 1
+            guard opener == UInt8(ascii: "{") || opener == UInt8(ascii: "(") else {
+                i = next
                 continue
             }
-            let close: Unicode.Scalar = next == "{" ? "}" : ")"
-            guard let end = scalars[(i + 2)...].firstIndex(of: close) else {
-                throw TemplateSyntaxError(message: "'\(c)\(next)' is not closed by '\(close)' in '\(text)'; write '$$' for a literal '$'")
+            let isEnvironment = opener == UInt8(ascii: "{")
+            let closer = isEnvironment ? UInt8(ascii: "}") : UInt8(ascii: ")")
+            let bodyStart = utf8.index(after: next)
+            guard let end = utf8[bodyStart...].firstIndex(of: closer) else {
+                let open = isEnvironment ? "${" : "$(", close = isEnvironment ? "}" : ")"
+                throw TemplateSyntaxError(message: "'\(open)' is not closed by '\(close)' in '\(text)'; write '$$' for a literal '$'")
             }
-            var bodyScalars = scalars[(i + 2)..<end]
+            var nameEnd = end
             var fallback: String?
-            if next == "{", let colon = bodyScalars.indices.first(where: {
-                scalars[$0] == ":" && $0 + 1 < end && scalars[$0 + 1] == "-"
-            }) {
-                fallback = String(String.UnicodeScalarView(scalars[(colon + 2)..<end]))
-                bodyScalars = scalars[(i + 2)..<colon]
+            if isEnvironment, let colon = utf8[bodyStart..<end].firstIndex(of: UInt8(ascii: ":")),
+               utf8.index(after: colon) != end, utf8[utf8.index(after: colon)] == UInt8(ascii: "-") {
+                fallback = String(text[utf8.index(colon, offsetBy: 2)..<end])
+                nameEnd = colon
             }
-            let body = String(String.UnicodeScalarView(bodyScalars))
-            guard isName(body) else {
-                let what = next == "{" ? "environment variable" : "parameter"
-                throw TemplateSyntaxError(message: "'\(body)' is not a valid \(what) name (letters, digits, '_', '.' and '-', not starting with a digit)")
+            let name = String(text[bodyStart..<nameEnd])
+            guard isName(name) else {
+                let what = isEnvironment ? "environment variable" : "parameter"
+                throw TemplateSyntaxError(message: "'\(name)' is not a valid \(what) name (letters, digits, '_', '.' and '-', not starting with a digit)")
             }
+            literal += text[literalStart..<i]
             if !literal.isEmpty {
                 parts.append(.literal(literal))
                 literal = ""
             }
-            parts.append(next == "{" ? .environment(body, fallback: fallback) : .parameter(body))
+            parts.append(isEnvironment ? .environment(name, fallback: fallback) : .parameter(name))
             hasReference = true
-            i = end + 1
+            i = utf8.index(after: end)
+            literalStart = i
         }
+        literal += text[literalStart...]
         if !literal.isEmpty { parts.append(.literal(literal)) }
         return hasReference ? StringTemplate(parts: parts, source: text) : nil
     }
 
     /// Letters, digits, `_`, `.` and `-`, not starting with a digit.
     private static func isName(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-        return text.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-                || $0 == "_" || $0 == "." || $0 == "-"
+        guard let first = text.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+        return text.utf8.allSatisfy {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
         }
     }
 }
