@@ -26,6 +26,9 @@ public struct Manifest: Sendable {
     /// Warnings found while loading (an unset environment variable, for example).
     public internal(set) var diagnostics: [Diagnostic]
 
+    /// Every `$(name)` reference to a parameter, found while decoding.
+    package let parameterReferences: [Located<String>]
+
     private let serviceIndex: [String: Int]
     private let parameterIndex: [String: Int]
     private let contextIndex: [String: Int]
@@ -33,8 +36,9 @@ public struct Manifest: Sendable {
     package init(
         version: Int, files: [String], parameters: [Parameter], services: [ServiceDefinition],
         contexts: [ContextDefinition], defaultScope: Located<Scope>?, customScopes: [CustomScope],
-        diagnostics: [Diagnostic]
+        parameterReferences: [Located<String>], diagnostics: [Diagnostic]
     ) {
+        self.parameterReferences = parameterReferences
         self.version = version
         self.files = files
         self.parameters = parameters

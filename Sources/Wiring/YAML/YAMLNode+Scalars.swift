@@ -47,11 +47,14 @@ extension YAMLNode {
     }
 
     package static func isNull(_ text: String) -> Bool {
-        text == "~" || text == "null" || text == "Null" || text == "NULL" || text.isEmpty
+        guard text.utf8.count <= 4 else { return false }
+        return text == "~" || text == "null" || text == "Null" || text == "NULL" || text.isEmpty
     }
 
     package static func parseBool(_ text: String) -> Bool? {
-        switch text {
+        let length = text.utf8.count
+        guard length == 4 || length == 5 else { return nil }
+        return switch text {
         case "true", "True", "TRUE": true
         case "false", "False", "FALSE": false
         default: nil

@@ -31,12 +31,11 @@ package enum YAMLReader {
 
 /// Turns libyaml events into nodes with an explicit stack, so deep input cannot overflow ours.
 private struct TreeBuilder {
+    /// An open sequence or mapping. Its children wait on the shared scratch stacks from
+    /// `start` on, and are copied out once, at their final size, when it closes.
     private struct Frame {
         var isMapping: Bool
-        /// A sequence's elements.
-        var items: [YAMLNode] = []
-        /// A mapping's pairs so far, duplicates dropped, merge keys set aside.
-        var pairs: [YAMLPair] = []
+        var start: Int
         var pendingKey: YAMLNode?
         var merges: [YAMLNode] = []
         var keys = KeySet()
@@ -58,6 +57,8 @@ private struct TreeBuilder {
     var root: YAMLNode?
     var diagnostics: [Diagnostic] = []
     private var stack: [Frame] = []
+    private let itemScratch = MoveStack<YAMLNode>()
+    private let pairScratch = MoveStack<YAMLPair>()
     private var anchors: [String: Anchor] = [:]
     private var expandedNodes = 0
     private var documents = 0
@@ -160,11 +161,17 @@ private struct TreeBuilder {
                     at: location(line: line, column: column)))
                 tag = .none
             }
-            stack.append(Frame(isMapping: isMapping, tag: tag, anchor: string(rawAnchor), line: line, column: column))
+            let start = isMapping ? pairScratch.count : itemScratch.count
+            stack.append(Frame(isMapping: isMapping, start: start, tag: tag, anchor: string(rawAnchor), line: line, column: column))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             var frame = stack.removeLast()
-            if frame.isMapping && !frame.merges.isEmpty { applyMerges(&frame) }
-            let content: YAMLNode.Content = frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.items)
+            let content: YAMLNode.Content
+            if frame.isMapping {
+                if !frame.merges.isEmpty { applyMerges(&frame) }
+                content = .mapping(pairScratch.popArray(from: frame.start))
+            } else {
+                content = .sequence(itemScratch.popArray(from: frame.start))
+            }
             let node = YAMLNode(content, tag: frame.tag, line: frame.line, column: frame.column)
             return add(node, anchor: frame.anchor, nodeCount: frame.nodeCount)
         default:
@@ -185,7 +192,7 @@ private struct TreeBuilder {
         }
         stack[top].nodeCount += nodeCount
         guard stack[top].isMapping else {
-            stack[top].items.append(node)
+            itemScratch.append(node)
             return true
         }
         guard let key = stack[top].pendingKey else {
@@ -198,15 +205,16 @@ private struct TreeBuilder {
                 stack[top].merges.append(node)
                 return true
             }
-            if let first = stack[top].keys.firstLine(of: text, in: stack[top].pairs) {
+            let start = stack[top].start
+            if let first = stack[top].keys.firstLine(of: text, in: pairScratch, from: start) {
                 diagnostics.append(.error(
                     "duplicate key '\(text)'; first defined at line \(first)",
                     at: location(line: key.line, column: key.column)))
                 return true
             }
-            stack[top].keys.insert(text, at: stack[top].pairs.count, in: stack[top].pairs)
+            stack[top].keys.insert(text, at: pairScratch.count, in: pairScratch, from: start)
         }
-        stack[top].pairs.append(YAMLPair(key: key, value: node))
+        pairScratch.append(YAMLPair(key: key, value: node))
         return true
     }
 
@@ -230,10 +238,10 @@ private struct TreeBuilder {
                 }
                 for pair in merged {
                     if let text = pair.key.scalar {
-                        if frame.keys.firstLine(of: text, in: frame.pairs) != nil { continue }
-                        frame.keys.insert(text, at: frame.pairs.count, in: frame.pairs)
+                        if frame.keys.firstLine(of: text, in: pairScratch, from: frame.start) != nil { continue }
+                        frame.keys.insert(text, at: pairScratch.count, in: pairScratch, from: frame.start)
                     }
-                    frame.pairs.append(pair)
+                    pairScratch.append(pair)
                 }
             }
         }
@@ -338,26 +346,28 @@ private struct TreeBuilder {
 }
 
 /// The keys seen so far in one mapping: a linear scan while small, a dictionary once large.
+/// Positions are indices into the scratch stack the mapping's pairs wait on, from `start` on.
 private struct KeySet {
     private var index: [String: Int]?
 
-    func firstLine(of key: String, in pairs: [YAMLPair]) -> Int32? {
+    func firstLine(of key: String, in pairs: MoveStack<YAMLPair>, from start: Int) -> Int32? {
         if let index {
             return index[key].map { pairs[$0].key.line }
         }
-        for pair in pairs where pair.key.scalar == key {
-            return pair.key.line
+        for position in start..<pairs.count {
+            let pairKey = pairs[position].key
+            if case .scalar(let text, _) = pairKey.content, text == key { return pairKey.line }
         }
         return nil
     }
 
-    mutating func insert(_ key: String, at position: Int, in pairs: [YAMLPair]) {
+    mutating func insert(_ key: String, at position: Int, in pairs: MoveStack<YAMLPair>, from start: Int) {
         if index != nil {
             index![key] = position
-        } else if pairs.count >= 8 {
+        } else if pairs.count - start >= 8 {
             var built = [String: Int](minimumCapacity: 64)
-            for (i, pair) in pairs.enumerated() {
-                if let text = pair.key.scalar, built[text] == nil { built[text] = i }
+            for i in start..<pairs.count {
+                if case .scalar(let text, _) = pairs[i].key.content, built[text] == nil { built[text] = i }
             }
             built[key] = position
             index = built

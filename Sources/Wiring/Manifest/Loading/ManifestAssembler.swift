@@ -68,6 +68,7 @@ package struct ManifestAssembler {
             contexts: mergedContexts,
             defaultScope: defaultScope,
             customScopes: customScopes,
+            parameterReferences: files.flatMap(\.parameterReferences),
             diagnostics: [])
     }
 

@@ -51,13 +51,13 @@ public struct ManifestLoader: Sendable {
     /// Diagnostics come in a stable order: files in the order they were read, then by line
     /// and column.
     public func validate(_ path: String) -> ManifestValidation {
-        var reader = ImportReader(limits: limits)
+        var reader = ImportReader(limits: limits, environment: environment)
         reader.visit(path, importedAt: nil, chain: [])
         var diagnostics = reader.diagnostics
         var assembler = ManifestAssembler()
         let manifest = assembler.assemble(reader.files)
         diagnostics += assembler.diagnostics
-        var validator = ManifestValidator(manifest: manifest, environment: environment)
+        var validator = ManifestValidator(manifest: manifest)
         validator.run()
         diagnostics += validator.diagnostics
 
@@ -98,12 +98,16 @@ public struct ManifestValidation: Sendable {
 /// Reads a file and, depth first, the files it imports, each once.
 private struct ImportReader {
     let limits: YAMLLimits
+    let environment: [String: String]
     var files: [ManifestFile] = []
     var sources: [String: [UInt8]] = [:]
     var diagnostics: [Diagnostic] = []
     private var loaded: Set<String> = []
 
-    init(limits: YAMLLimits) { self.limits = limits }
+    init(limits: YAMLLimits, environment: [String: String]) {
+        self.limits = limits
+        self.environment = environment
+    }
 
     mutating func visit(_ path: String, importedAt: Located<String>?, chain: [(canonical: String, shown: String)]) {
         let canonical = SourceFiles.canonical(path)
@@ -143,7 +147,7 @@ private struct ImportReader {
             files.append(ManifestFile(path: path))
             return
         }
-        var decoder = ManifestFileDecoder(file: path)
+        var decoder = ManifestFileDecoder(file: path, environment: environment)
         let file = decoder.decode(yaml.root)
         diagnostics += decoder.diagnostics
         files.append(file)

@@ -1,14 +1,12 @@
-/// The checks that span a whole manifest: scopes, implements and names, decorators, contexts,
-/// parameters and the environment. Each problem is reported once, at its source.
+/// The checks that span a whole manifest: scopes, implements and names, decorators, contexts
+/// and parameters. Each problem is reported once, at its source.
 package struct ManifestValidator {
     package let manifest: Manifest
-    package let environment: [String: String]
     package private(set) var diagnostics: [Diagnostic] = []
     private let scopeNames: [String]
 
-    package init(manifest: Manifest, environment: [String: String]) {
+    package init(manifest: Manifest) {
         self.manifest = manifest
-        self.environment = environment
         scopeNames = Scope.builtIn.map(\.name) + manifest.customScopes.map(\.name)
     }
 
@@ -66,11 +64,9 @@ package struct ManifestValidator {
     }
 
     private mutating func checkImplementsAndNames() {
+        // Service keys and their variants cannot collide with each other (keys and names are
+        // unique by construction); only `implements` entries can claim a pair twice.
         var claims: [ResolutionKey: (service: String, location: SourceLocation)] = [:]
-        claims.reserveCapacity(manifest.services.count)
-        for service in manifest.services {
-            claims[ResolutionKey(type: service.key, name: nil)] = (service.key, service.location)
-        }
         for service in manifest.services {
             for variant in service.names {
                 if let other = manifest.service(variant.name) {
@@ -78,26 +74,27 @@ package struct ManifestValidator {
                           at: variant.location, notes: [Diagnostic.Note("service '\(variant.name)' is declared here", at: other.location)])
                 }
             }
-            var listed: [String: SourceLocation] = [:]
-            for entry in service.implements {
-                let shown = entry.name.map { "'\(entry.type)' named '\($0)'" } ?? "'\(entry.type)'"
-                if let first = listed[entry.type + "\u{0}" + (entry.name ?? "")] {
+            let entries = service.implements
+            for (index, entry) in entries.enumerated() {
+                if let first = entries[..<index].first(where: { $0.type == entry.type && $0.name == entry.name }) {
+                    let shown = entry.name.map { "'\(entry.type)' named '\($0)'" } ?? "'\(entry.type)'"
                     error("\(shown) is listed twice in 'implements' of service '\(service.key)'", at: entry.location,
-                          notes: [Diagnostic.Note("first listed here", at: first)])
+                          notes: [Diagnostic.Note("first listed here", at: first.location)])
                     continue
                 }
-                listed[entry.type + "\u{0}" + (entry.name ?? "")] = entry.location
                 if let other = manifest.service(entry.type) {
                     error("'implements' of service '\(service.key)' lists '\(entry.type)', which is a service key",
                           at: entry.location, notes: [Diagnostic.Note("service '\(entry.type)' is declared here", at: other.location)])
                     continue
                 }
-                let keys = entry.name.map { [ResolutionKey(type: entry.type, name: $0)] }
-                    ?? [ResolutionKey(type: entry.type, name: nil)] + service.names.map { ResolutionKey(type: entry.type, name: $0.name) }
-                for key in keys {
+                // An unnamed entry lets the type resolve the service and each of its variants.
+                var names: [String?] = [entry.name]
+                if entry.name == nil { names += service.names.map(\.name) }
+                for name in names {
+                    let key = ResolutionKey(type: entry.type, name: name)
                     if let first = claims[key], first.service != service.key {
-                        let what = key.name.map { "'\(key.type)' named '\($0)'" } ?? "'\(key.type)'"
-                        error("\(what) is implemented by both '\(first.service)' and '\(service.key)'; tell them apart with a name: { type: \(key.type), name: … }",
+                        let what = name.map { "'\(entry.type)' named '\($0)'" } ?? "'\(entry.type)'"
+                        error("\(what) is implemented by both '\(first.service)' and '\(service.key)'; tell them apart with a name: { type: \(entry.type), name: … }",
                               at: entry.location, notes: [Diagnostic.Note("'\(first.service)' claims it here", at: first.location)])
                         break
                     }
@@ -176,40 +173,12 @@ package struct ManifestValidator {
 
     private mutating func checkParameters() {
         let names = manifest.parameters.map(\.name)
+        for reference in manifest.parameterReferences where manifest.parameter(reference.value) == nil {
+            error("undefined parameter '\(reference.value)'\(Suggestion.hint(for: reference.value, in: names))", at: reference.location)
+        }
         var checked: Set<String> = []
-        func visit(_ value: ManifestValue, context: String?, _ validator: inout ManifestValidator) {
-            value.forEachTemplate { template, location in
-                for name in template.parameters where validator.manifest.parameter(name) == nil {
-                    validator.error("undefined parameter '\(name)'\(Suggestion.hint(for: name, in: names))", at: location)
-                }
-                for part in template.parts {
-                    guard case .environment(let name, let fallback) = part, fallback == nil,
-                          validator.environment[name] == nil else { continue }
-                    let place = context.map { " (context '\($0)')" } ?? ""
-                    validator.diagnostics.append(.warning(
-                        "environment variable '\(name)' is not set and has no default\(place); building a container will fail unless it is set",
-                        at: location))
-                }
-            }
-        }
         for parameter in manifest.parameters {
-            visit(parameter.value, context: nil, &self)
             checkParameterCycle(from: parameter.name, checked: &checked)
-        }
-        for service in manifest.services {
-            if let args = service.args { visit(ManifestValue(.map(args), at: args.location), context: nil, &self) }
-            for variant in service.names {
-                if let args = variant.args { visit(ManifestValue(.map(args), at: args.location), context: nil, &self) }
-            }
-        }
-        for context in manifest.contexts {
-            for parameter in context.parameters { visit(parameter.value, context: context.name, &self) }
-            for override in context.services {
-                if let args = override.args { visit(ManifestValue(.map(args), at: args.location), context: context.name, &self) }
-                for variant in override.names ?? [] {
-                    if let args = variant.args { visit(ManifestValue(.map(args), at: args.location), context: context.name, &self) }
-                }
-            }
         }
     }
 

@@ -21,8 +21,14 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
         case map(ManifestMap)
     }
 
-    /// The value.
-    public let kind: Kind
+    /// Where the value comes from: the YAML node the loader read (decoded when asked for, so
+    /// loading a large manifest does not build every value twice), or a kind built in code.
+    private enum Source: Sendable {
+        case node(YAMLNode)
+        case built(Kind)
+    }
+
+    private let source: Source
     /// Where it was written.
     public let location: SourceLocation
     /// Whether the value must not be shown: tagged `!secret`, or read from the environment.
@@ -37,10 +43,47 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
     }
 
     package init(_ kind: Kind, at location: SourceLocation, isSecret: Bool, isInterpolated: Bool) {
-        self.kind = kind
+        source = .built(kind)
         self.location = location
         self.isSecret = isSecret
         self.isInterpolated = isInterpolated
+    }
+
+    /// A value read from a YAML node of the file `fileID`, already checked by the loader.
+    package init(node: YAMLNode, fileID: UInt32) {
+        source = .node(node)
+        location = SourceLocation(fileID: fileID, line: Int(node.line), column: Int(node.column))
+        isSecret = node.tag == .secret
+        isInterpolated = false
+    }
+
+    /// The value.
+    public var kind: Kind {
+        switch source {
+        case .built(let kind): return kind
+        case .node(let node): return Self.kind(of: node, fileID: location.fileID)
+        }
+    }
+
+    private static func kind(of node: YAMLNode, fileID: UInt32) -> Kind {
+        switch node.content {
+        case .scalar(let text, _):
+            switch node.resolvedScalar ?? .string(text) {
+            case .null: return .null
+            case .bool(let flag): return .bool(flag)
+            case .int(let number): return .int(number)
+            case .double(let number): return .double(number)
+            case .string(let text):
+                // Malformed templates were reported when loading; here they read as text.
+                if let template = try? StringTemplate.parse(text) { return .template(template) }
+                return .string(text)
+            }
+        case .sequence(let elements):
+            return .list(elements.map { ManifestValue(node: $0, fileID: fileID) })
+        case .mapping(let pairs):
+            return .map(ManifestMap(pairs: pairs, fileID: fileID,
+                                    at: SourceLocation(fileID: fileID, line: Int(node.line), column: Int(node.column))))
+        }
     }
 
     /// A short name of the value's kind for messages: "a string", "an integer", "a list".
@@ -92,24 +135,80 @@ public struct ManifestMap: Sendable {
         public let keyLocation: SourceLocation
         /// The value.
         public let value: ManifestValue
+
+        /// Creates an entry.
+        public init(key: String, keyLocation: SourceLocation, value: ManifestValue) {
+            self.key = key
+            self.keyLocation = keyLocation
+            self.value = value
+        }
     }
 
-    /// The entries, in source order.
-    public let entries: [Entry]
+    private enum Source: Sendable {
+        case pairs([YAMLPair], fileID: UInt32)
+        case built([Entry])
+    }
+
+    private let source: Source
     /// Where the mapping starts.
     public let location: SourceLocation
 
     /// Creates a mapping.
     public init(_ entries: [Entry], at location: SourceLocation) {
-        self.entries = entries
+        source = .built(entries)
         self.location = location
     }
 
+    /// A mapping over YAML pairs the loader read and checked (keys are names).
+    package init(pairs: [YAMLPair], fileID: UInt32, at location: SourceLocation) {
+        source = .pairs(pairs, fileID: fileID)
+        self.location = location
+    }
+
+    /// The entries, in source order.
+    public var entries: [Entry] {
+        switch source {
+        case .built(let entries):
+            return entries
+        case .pairs(let pairs, let fileID):
+            return pairs.compactMap { pair in
+                guard let key = pair.key.scalar else { return nil }
+                return Entry(
+                    key: key,
+                    keyLocation: SourceLocation(fileID: fileID, line: Int(pair.key.line), column: Int(pair.key.column)),
+                    value: ManifestValue(node: pair.value, fileID: fileID))
+            }
+        }
+    }
+
+    /// The number of entries.
+    public var count: Int {
+        switch source {
+        case .built(let entries): entries.count
+        case .pairs(let pairs, _): pairs.count
+        }
+    }
+
     /// The keys, in source order.
-    public var keys: [String] { entries.map(\.key) }
+    public var keys: [String] {
+        switch source {
+        case .built(let entries): entries.map(\.key)
+        case .pairs(let pairs, _): pairs.compactMap(\.key.scalar)
+        }
+    }
 
     /// The value for `key`, if present.
     public subscript(key: String) -> ManifestValue? {
-        entries.first { $0.key == key }?.value
+        switch source {
+        case .built(let entries):
+            return entries.first { $0.key == key }?.value
+        case .pairs(let pairs, let fileID):
+            for pair in pairs {
+                if case .scalar(let text, _) = pair.key.content, text == key {
+                    return ManifestValue(node: pair.value, fileID: fileID)
+                }
+            }
+            return nil
+        }
     }
 }
