@@ -42,28 +42,27 @@ enum LoadingBenchmark {
                     "the generated manifest of \(size) services (\(path)) loads \(check.manifest?.services.count ?? 0) services:\n"
                         + check.diagnostics.prefix(5).map(\.description).joined(separator: "\n"))
             }
-            let floor = Measurement.run("libyaml", repetitions: repetitions) {
-                _ = bareParse(rootBytes) + bareParse(sharedBytes)
+            let rootText = String(decoding: rootBytes, as: UTF8.self)
+            let sharedText = String(decoding: sharedBytes, as: UTF8.self)
+            var operations: [(name: String, body: () throws -> Any)] = [
+                ("bare libyaml", { bareParse(rootBytes) + bareParse(sharedBytes) }),
+                ("wiring", { try loader.load(path) }),
+            ]
+            if includeYams {
+                operations.append(("Yams.compose", { (try Yams.compose(yaml: rootText), try Yams.compose(yaml: sharedText)) }))
             }
-            let wiring = try Measurement.run("wiring", repetitions: repetitions) {
-                _ = try loader.load(path)
-            }
+            let (measured, ratios) = try interleaved(repetitions: repetitions, operations)
+            let (floor, wiring) = (measured[0], measured[1])
             var yamsCell = "-", yamsRatio = "-"
             if includeYams {
-                let rootText = String(decoding: rootBytes, as: UTF8.self)
-                let sharedText = String(decoding: sharedBytes, as: UTF8.self)
-                let yams = try Measurement.run("yams", repetitions: max(1, repetitions / 2)) {
-                    _ = try Yams.compose(yaml: rootText)
-                    _ = try Yams.compose(yaml: sharedText)
-                }
-                yamsCell = formatTime(yams.median)
-                yamsRatio = String(format: "%.1f×", yams.median / wiring.median)
+                yamsCell = formatTime(measured[2].median)
+                yamsRatio = String(format: "%.1f×", ratios[2] / ratios[1])
             }
             rows.append([
                 "\(size)", "\(bytes.count / 1024) KB",
                 formatTime(wiring.median) + String(format: " ±%.0f%%", wiring.spread * 50),
                 formatTime(floor.median) + String(format: " ±%.0f%%", floor.spread * 50),
-                String(format: "%.2f×", wiring.median / floor.median),
+                String(format: "%.2f×", ratios[1]),
                 yamsCell, yamsRatio,
                 formatTime(wiring.median / Double(size)),
             ])

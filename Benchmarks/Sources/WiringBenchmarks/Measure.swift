@@ -9,18 +9,45 @@ struct Measurement {
     var median: Double { samples[samples.count / 2] }
     var spread: Double { (samples.last! - samples.first!) / median }
 
-    /// Runs `body` `repetitions` times after one warm-up run.
-    static func run(_ name: String, repetitions: Int, _ body: () throws -> Void) rethrows -> Measurement {
-        try body()
+    /// Runs `body` `repetitions` times after one warm-up run. What `body` returns is released
+    /// after the clock stops: the time is that of producing the result, not of freeing it.
+    static func run<Result>(_ name: String, repetitions: Int, _ body: () throws -> Result) rethrows -> Measurement {
+        _ = try body()
         var samples: [Double] = []
         for _ in 0..<repetitions {
             let start = ContinuousClock.now
-            try body()
+            let result = try body()
             let elapsed = ContinuousClock.now - start
+            withExtendedLifetime(result) {}
             samples.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         }
         return Measurement(name: name, samples: samples.sorted())
     }
+}
+
+/// Times several operations in turn, once each per round, so that all of them see the same
+/// machine: on a noisy machine a slow stretch then hits every operation of a round alike.
+/// Returns one measurement per operation and, per operation, the median over rounds of its
+/// time divided by the first operation's time in the same round.
+func interleaved(
+    repetitions: Int, _ operations: [(name: String, body: () throws -> Any)]
+) throws -> (measurements: [Measurement], ratios: [Double]) {
+    for operation in operations { _ = try operation.body() }
+    var samples = Array(repeating: [Double](), count: operations.count)
+    for _ in 0..<repetitions {
+        for (index, operation) in operations.enumerated() {
+            let start = ContinuousClock.now
+            let result = try operation.body()
+            let elapsed = ContinuousClock.now - start
+            withExtendedLifetime(result) {}
+            samples[index].append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+    }
+    let ratios = samples.map { column in
+        let perRound = zip(column, samples[0]).map { $0 / $1 }.sorted()
+        return perRound[perRound.count / 2]
+    }
+    return (zip(operations, samples).map { Measurement(name: $0.name, samples: $1.sorted()) }, ratios)
 }
 
 func formatTime(_ seconds: Double) -> String {

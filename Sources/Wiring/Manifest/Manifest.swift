@@ -36,7 +36,8 @@ public struct Manifest: Sendable {
     package init(
         version: Int, files: [String], parameters: [Parameter], services: [ServiceDefinition],
         contexts: [ContextDefinition], defaultScope: Located<Scope>?, customScopes: [CustomScope],
-        parameterReferences: [Located<String>], diagnostics: [Diagnostic]
+        parameterReferences: [Located<String>], diagnostics: [Diagnostic],
+        serviceIndex: [String: Int]? = nil
     ) {
         self.parameterReferences = parameterReferences
         self.version = version
@@ -47,7 +48,7 @@ public struct Manifest: Sendable {
         self.defaultScope = defaultScope
         self.customScopes = customScopes
         self.diagnostics = diagnostics
-        serviceIndex = Self.index(services.map(\.key))
+        self.serviceIndex = serviceIndex ?? Self.index(services.map(\.key))
         parameterIndex = Self.index(parameters.map(\.name))
         contextIndex = Self.index(contexts.map(\.name))
     }

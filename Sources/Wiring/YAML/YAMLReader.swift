@@ -181,9 +181,9 @@ private struct TreeBuilder {
     }
 
     /// Adds a finished node to its parent (or makes it the root), registering its anchor.
-    private mutating func add(_ node: YAMLNode, anchor: String?, nodeCount: Int) -> Bool {
+    private mutating func add(_ node: consuming YAMLNode, anchor: String?, nodeCount: Int) -> Bool {
         if let anchor {
-            anchors[anchor] = Anchor(node: node, nodeCount: nodeCount)
+            anchors[anchor] = Anchor(node: copy node, nodeCount: nodeCount)
         }
         let top = stack.count - 1
         guard top >= 0 else {
@@ -195,11 +195,10 @@ private struct TreeBuilder {
             itemScratch.append(node)
             return true
         }
-        guard let key = stack[top].pendingKey else {
-            stack[top].pendingKey = node
+        guard let key = stack[top].pendingKey.take() else {
+            stack[top].pendingKey = consume node
             return true
         }
-        stack[top].pendingKey = nil
         if case .scalar(let text, let style) = key.content {
             if text == "<<" && ((style.isPlain && key.tag == .none) || key.tag == .merge) {
                 stack[top].merges.append(node)

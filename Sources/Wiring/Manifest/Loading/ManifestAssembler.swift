@@ -9,7 +9,7 @@ package struct ManifestAssembler {
         var parameterAt: [String: SourceLocation] = [:]
         var services: [ServiceDefinition] = []
         services.reserveCapacity(files.reduce(0) { $0 + $1.services.count })
-        var serviceAt = [String: SourceLocation](minimumCapacity: services.capacity)
+        var serviceIndex = [String: Int](minimumCapacity: services.capacity)
         var contexts: [(name: String, location: SourceLocation, services: [ServiceOverride], parameters: [Parameter])] = []
         var contextIndex: [String: Int] = [:]
         var defaultScope: Located<Scope>?
@@ -23,7 +23,10 @@ package struct ManifestAssembler {
                 }
             }
             for service in file.services {
-                if claim(service.key, at: service.location, in: &serviceAt, what: "service") {
+                if let first = serviceIndex[service.key] {
+                    duplicate("service '\(service.key)'", at: service.location, first: services[first].location)
+                } else {
+                    serviceIndex[service.key] = services.count
                     services.append(service)
                 }
             }
@@ -69,7 +72,8 @@ package struct ManifestAssembler {
             defaultScope: defaultScope,
             customScopes: customScopes,
             parameterReferences: files.flatMap(\.parameterReferences),
-            diagnostics: [])
+            diagnostics: [],
+            serviceIndex: serviceIndex)
     }
 
     /// Records `name` as declared at `location`; reports and refuses a second declaration.

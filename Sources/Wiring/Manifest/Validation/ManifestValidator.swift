@@ -49,10 +49,10 @@ package struct ManifestValidator {
         return false
     }
 
-    private mutating func checkTimeToLive(_ ttl: Located<Duration>?, scope: Scope, of what: String) {
+    private mutating func checkTimeToLive(_ ttl: Located<Duration>?, scope: Scope, of what: @autoclosure () -> String) {
         guard let ttl, scope != .cached, !manifest.customScopes.contains(where: { $0.name == scope.name }) else { return }
         guard scopeNames.contains(scope.name) else { return }
-        error("'ttl' of \(what) needs the cached scope or a custom scope, not '\(scope.name)'", at: ttl.location)
+        error("'ttl' of \(what()) needs the cached scope or a custom scope, not '\(scope.name)'", at: ttl.location)
     }
 
     // MARK: - implements and names
