@@ -13,7 +13,16 @@ package struct YAMLReadResult: Sendable {
 /// tags are reported and reading goes on, so one pass finds all of them.
 package enum YAMLReader {
     /// Reads `bytes`, naming `file` in every position.
-    package static func read(_ bytes: [UInt8], file: String, limits: YAMLLimits = .default) -> YAMLReadResult {
+    ///
+    /// - Parameters:
+    ///   - section: With `consume`, the top-level key whose mapping entries are handed over
+    ///     one by one as soon as each is complete, while still in cache. The tree keeps their
+    ///     keys, each with a placeholder value.
+    ///   - consume: Receives each such entry.
+    package static func read(
+        _ bytes: [UInt8], file: String, limits: YAMLLimits = .default,
+        streaming section: String? = nil, to consume: ((YAMLPair) -> Void)? = nil
+    ) -> YAMLReadResult {
         if bytes.count > limits.maxFileSize {
             let error = Diagnostic.error(
                 "file is \(bytes.count) bytes, more than the limit of \(limits.maxFileSize) bytes",
@@ -22,8 +31,15 @@ package enum YAMLReader {
         }
         if bytes.isEmpty { return YAMLReadResult(root: nil, diagnostics: []) }
         var builder = TreeBuilder(file: file, limits: limits)
-        bytes.withUnsafeBufferPointer { buffer in
-            builder.run(buffer)
+        guard let section, let consume else {
+            bytes.withUnsafeBufferPointer { builder.run($0) }
+            return YAMLReadResult(root: builder.root, diagnostics: builder.diagnostics)
+        }
+        withoutActuallyEscaping(consume) { consume in
+            builder.streamedSection = section
+            builder.consume = consume
+            bytes.withUnsafeBufferPointer { builder.run($0) }
+            builder.consume = nil
         }
         return YAMLReadResult(root: builder.root, diagnostics: builder.diagnostics)
     }
@@ -54,6 +70,9 @@ private struct TreeBuilder {
 
     let file: String
     let limits: YAMLLimits
+    /// The top-level key whose entries go to `consume` as they complete.
+    var streamedSection: String?
+    var consume: ((YAMLPair) -> Void)?
     var root: YAMLNode?
     var diagnostics: [Diagnostic] = []
     private var stack: [Frame] = []
@@ -212,9 +231,22 @@ private struct TreeBuilder {
                 return true
             }
             stack[top].keys.insert(text, at: pairScratch.count, in: pairScratch, from: start)
+            if top == 1, let consume, isStreamedSection() {
+                let (line, column) = (node.line, node.column)
+                consume(YAMLPair(key: key, value: node))
+                pairScratch.append(YAMLPair(key: key, value: YAMLNode(.scalar("", .plain), tag: .placeholder, line: line, column: column)))
+                return true
+            }
         }
         pairScratch.append(YAMLPair(key: key, value: node))
         return true
+    }
+
+    /// Whether the mapping open at depth 1 is the value of the streamed top-level key.
+    private func isStreamedSection() -> Bool {
+        guard let section = streamedSection, stack.count == 2, stack[0].isMapping, stack[1].isMapping,
+              case .scalar(let name, _)? = stack[0].pendingKey?.content else { return false }
+        return name == section
     }
 
     /// Adds the pairs of merged mappings (`<<: *defaults`, or a list of them) that the mapping

@@ -59,6 +59,27 @@ struct ManifestLoaderTests {
         #expect(test.parameters.map(\.name) == ["port"])
     }
 
+    @Test func servicesMergedOrAliasedAtTheServicesLevelAreDecodedToo() throws {
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            x-common:
+              shared: &shared
+                Clock: { factory: system-clock, scope: singleton }
+                Logger: &logger { factory: console, args: { level: info } }
+            services:
+              <<: *shared
+              App: { factory: app }
+              AuditLogger: *logger
+              Clock: { factory: fixed-clock }
+            """)
+        let manifest = try ManifestLoader().load(path)
+        #expect(manifest.services.map(\.key) == ["App", "AuditLogger", "Clock", "Logger"])
+        #expect(manifest.service("Clock")?.factoryKey == "fixed-clock")       // written wins over merged
+        #expect(manifest.service("AuditLogger")?.factoryKey == "console")
+        #expect(manifest.service("Logger")?.args?.keys == ["level"])
+        #expect(manifest.service("Logger")?.location.line == 5)               // where the anchor wrote it
+    }
+
     @Test func diamondImportsReadSharedFilesOnce() throws {
         let manifest = try ManifestLoader(environment: [:]).load(TestSupport.fixture("imports/diamond.yaml"))
         #expect(manifest.services.map(\.key) == ["Top", "Left", "Logger", "Right"])

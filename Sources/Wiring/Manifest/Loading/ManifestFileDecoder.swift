@@ -22,6 +22,8 @@ package struct ManifestFileDecoder {
     /// The `$(name)` references found so far, and the context being decoded.
     private var parameterReferences: [Located<String>] = []
     private var currentContext: String?
+    /// Services decoded as the reader streamed them, before the rest of the tree.
+    private var streamedServices: [ServiceDefinition] = []
 
     package init(file: String, environment: [String: String]) {
         self.file = file
@@ -38,6 +40,12 @@ package struct ManifestFileDecoder {
     }
 
     // MARK: - Top level
+
+    /// Decodes one entry of `services:` as soon as the reader completes it.
+    package mutating func decodeStreamedService(_ pair: YAMLPair) {
+        guard let key = key(pair.key) else { return }
+        streamedServices.append(service(key, pair))
+    }
 
     package mutating func decode(_ root: YAMLNode?) -> ManifestFile {
         var manifest = ManifestFile(path: file)
@@ -78,7 +86,10 @@ package struct ManifestFileDecoder {
             decodeScopes(node, into: &manifest)
         }
         if let node = fields["services"] {
-            for pair in pairs(node, "'services'") {
+            manifest.services = streamedServices
+            // Entries the reader did not stream (merged in with `<<`) are decoded here; the
+            // streamed ones stand in the tree with placeholder values.
+            for pair in pairs(node, "'services'") where pair.value.tag != .placeholder {
                 guard let key = key(pair.key) else { continue }
                 manifest.services.append(service(key, pair))
             }
@@ -316,25 +327,22 @@ package struct ManifestFileDecoder {
         switch node.content {
         case .scalar(let text, _):
             guard text.utf8.contains(UInt8(ascii: "$")), case .string? = node.resolvedScalar else { return }
-            let template: StringTemplate?
             do {
-                template = try StringTemplate.parse(text)
+                try StringTemplate.scan(text) { reference in
+                    switch reference {
+                    case .parameter(let name):
+                        parameterReferences.append(Located(String(name), at: location(node)))
+                    case .environment(let name, nil) where environment[String(name)] == nil:
+                        let place = currentContext.map { " (context '\($0)')" } ?? ""
+                        diagnostics.append(.warning(
+                            "environment variable '\(name)' is not set and has no default\(place); building a container will fail unless it is set",
+                            at: location(node)))
+                    default:
+                        break
+                    }
+                }
             } catch {
                 self.error(error.message, at: node)
-                return
-            }
-            for part in template?.parts ?? [] {
-                switch part {
-                case .parameter(let name):
-                    parameterReferences.append(Located(name, at: location(node)))
-                case .environment(let name, nil) where environment[name] == nil:
-                    let place = currentContext.map { " (context '\($0)')" } ?? ""
-                    diagnostics.append(.warning(
-                        "environment variable '\(name)' is not set and has no default\(place); building a container will fail unless it is set",
-                        at: location(node)))
-                default:
-                    break
-                }
             }
         case .sequence(let elements):
             for element in elements { check(element) }

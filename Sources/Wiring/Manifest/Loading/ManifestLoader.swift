@@ -141,13 +141,16 @@ private struct ImportReader {
             return
         }
         sources[path] = bytes
-        let yaml = YAMLReader.read(bytes, file: path, limits: limits)
+        // Services are decoded as the reader completes each, while its nodes are in cache.
+        var decoder = ManifestFileDecoder(file: path, environment: environment)
+        let yaml = YAMLReader.read(bytes, file: path, limits: limits, streaming: "services") {
+            decoder.decodeStreamedService($0)
+        }
         diagnostics += yaml.diagnostics
         if yaml.root == nil && yaml.diagnostics.containsErrors {
             files.append(ManifestFile(path: path))
             return
         }
-        var decoder = ManifestFileDecoder(file: path, environment: environment)
         let file = decoder.decode(yaml.root)
         diagnostics += decoder.diagnostics
         files.append(file)
