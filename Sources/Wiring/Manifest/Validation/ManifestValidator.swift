@@ -60,13 +60,17 @@ package struct ManifestValidator {
     /// What a `resolve(Type, name:)` reaches: each (type, name) pair must lead to one service.
     private struct ResolutionKey: Hashable {
         let type: String
-        let name: String?
+        let name: String
     }
 
     private mutating func checkImplementsAndNames() {
         // Service keys and their variants cannot collide with each other (keys and names are
         // unique by construction); only `implements` entries can claim a pair twice.
-        var claims: [ResolutionKey: (service: String, location: SourceLocation)] = [:]
+        var claimCount = 0
+        for service in manifest.services { claimCount += service.implements.count }
+        // Most entries are unnamed: keyed by the type alone, they hash one string, not two.
+        var unnamedClaims = [String: Claim](minimumCapacity: claimCount)
+        var namedClaims: [ResolutionKey: Claim] = [:]
         for service in manifest.services {
             for variant in service.names {
                 if let other = manifest.service(variant.name) {
@@ -88,20 +92,41 @@ package struct ManifestValidator {
                     continue
                 }
                 // An unnamed entry lets the type resolve the service and each of its variants.
-                var names: [String?] = [entry.name]
-                if entry.name == nil { names += service.names.map(\.name) }
+                let claim = Claim(service: service.key, location: entry.location)
+                var names: [String] = []
+                if let name = entry.name {
+                    names = [name]
+                } else if let first = unnamedClaims.updateValue(claim, forKey: entry.type), first.service != service.key {
+                    unnamedClaims[entry.type] = first
+                    reportCollision(entry.type, name: nil, between: first, and: service.key, at: entry.location)
+                    continue
+                } else {
+                    names = service.names.map(\.name)
+                }
                 for name in names {
                     let key = ResolutionKey(type: entry.type, name: name)
-                    if let first = claims[key], first.service != service.key {
-                        let what = name.map { "'\(entry.type)' named '\($0)'" } ?? "'\(entry.type)'"
-                        error("\(what) is implemented by both '\(first.service)' and '\(service.key)'; tell them apart with a name: { type: \(entry.type), name: … }",
-                              at: entry.location, notes: [Diagnostic.Note("'\(first.service)' claims it here", at: first.location)])
+                    if let first = namedClaims[key], first.service != service.key {
+                        reportCollision(entry.type, name: name, between: first, and: service.key, at: entry.location)
                         break
                     }
-                    claims[key] = (service.key, entry.location)
+                    namedClaims[key] = claim
                 }
             }
         }
+    }
+
+    /// One service's claim on a (type, name) pair, and where it was made.
+    private struct Claim {
+        let service: String
+        let location: SourceLocation
+    }
+
+    private mutating func reportCollision(
+        _ type: String, name: String?, between first: Claim, and service: String, at location: SourceLocation
+    ) {
+        let what = name.map { "'\(type)' named '\($0)'" } ?? "'\(type)'"
+        error("\(what) is implemented by both '\(first.service)' and '\(service)'; tell them apart with a name: { type: \(type), name: … }",
+              at: location, notes: [Diagnostic.Note("'\(first.service)' claims it here", at: first.location)])
     }
 
     // MARK: - Decorators
