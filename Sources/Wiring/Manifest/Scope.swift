@@ -16,9 +16,19 @@
 public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// The scope's name as written in the manifest.
     public let name: String
+    /// Whether this is one of the built-in scopes, decided once when the scope is made.
+    public let isBuiltIn: Bool
 
     /// Creates a scope with the given name; custom names must be declared in the manifest.
-    public init(_ name: String) { self.name = name }
+    public init(_ name: String) {
+        self.name = name
+        isBuiltIn = Self.builtInNames.contains(name)
+    }
+
+    private static let builtInNames: Set<String> = ["unique", "graph", "cached", "shared", "singleton"]
+
+    public static func == (lhs: Scope, rhs: Scope) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     /// A new instance on every resolve.
     public static let unique = Scope("unique")
@@ -36,9 +46,6 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
 
     /// The scope services get when neither they nor the manifest name one.
     public static let defaultScope = Scope.graph
-
-    /// Whether this is one of the built-in scopes.
-    public var isBuiltIn: Bool { Self.builtIn.contains(self) }
 
     /// The name.
     public var description: String { name }

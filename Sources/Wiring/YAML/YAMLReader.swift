@@ -52,6 +52,8 @@ private struct TreeBuilder {
     private struct Frame {
         var isMapping: Bool
         var start: Int
+        /// Whether this is the mapping whose entries are streamed to `consume`.
+        var isStreamed = false
         var pendingKey: YAMLNode?
         var merges: [YAMLNode] = []
         var keys = KeySet()
@@ -181,7 +183,9 @@ private struct TreeBuilder {
                 tag = .none
             }
             let start = isMapping ? pairScratch.count : itemScratch.count
-            stack.append(Frame(isMapping: isMapping, start: start, tag: tag, anchor: string(rawAnchor), line: line, column: column))
+            var frame = Frame(isMapping: isMapping, start: start, tag: tag, anchor: string(rawAnchor), line: line, column: column)
+            frame.isStreamed = isMapping && consume != nil && stack.count == 1 && isStreamedSectionKey(stack[0])
+            stack.append(frame)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             var frame = stack.removeLast()
             let content: YAMLNode.Content
@@ -231,7 +235,7 @@ private struct TreeBuilder {
                 return true
             }
             stack[top].keys.insert(text, at: pairScratch.count, in: pairScratch, from: start)
-            if top == 1, let consume, isStreamedSection() {
+            if stack[top].isStreamed, let consume {
                 let (line, column) = (node.line, node.column)
                 consume(YAMLPair(key: key, value: node))
                 pairScratch.append(YAMLPair(key: key, value: YAMLNode(.scalar("", .plain), tag: .placeholder, line: line, column: column)))
@@ -242,10 +246,10 @@ private struct TreeBuilder {
         return true
     }
 
-    /// Whether the mapping open at depth 1 is the value of the streamed top-level key.
-    private func isStreamedSection() -> Bool {
-        guard let section = streamedSection, stack.count == 2, stack[0].isMapping, stack[1].isMapping,
-              case .scalar(let name, _)? = stack[0].pendingKey?.content else { return false }
+    /// Whether the value about to open under `root` belongs to the streamed top-level key.
+    private func isStreamedSectionKey(_ root: Frame) -> Bool {
+        guard let section = streamedSection, root.isMapping,
+              case .scalar(let name, _)? = root.pendingKey?.content else { return false }
         return name == section
     }
 

@@ -4,10 +4,12 @@ package struct ManifestValidator {
     package let manifest: Manifest
     package private(set) var diagnostics: [Diagnostic] = []
     private let scopeNames: [String]
+    private let customScopeNames: Set<String>
 
     package init(manifest: Manifest) {
         self.manifest = manifest
         scopeNames = Scope.builtIn.map(\.name) + manifest.customScopes.map(\.name)
+        customScopeNames = Set(manifest.customScopes.map(\.name))
     }
 
     package mutating func run() {
@@ -43,15 +45,15 @@ package struct ManifestValidator {
     /// Whether `scope` is declared; reports it with a did-you-mean when not.
     @discardableResult
     private mutating func checkScope(_ scope: Located<Scope>) -> Bool {
-        guard !scopeNames.contains(scope.value.name) else { return true }
+        guard !scope.value.isBuiltIn, !customScopeNames.contains(scope.value.name) else { return true }
         let hint = Suggestion.hint(for: scope.value.name, in: scopeNames)
         error("unknown scope '\(scope.value.name)'\(hint) (scopes: \(scopeNames.joined(separator: ", ")))", at: scope.location)
         return false
     }
 
     private mutating func checkTimeToLive(_ ttl: Located<Duration>?, scope: Scope, of what: @autoclosure () -> String) {
-        guard let ttl, scope != .cached, !manifest.customScopes.contains(where: { $0.name == scope.name }) else { return }
-        guard scopeNames.contains(scope.name) else { return }
+        guard let ttl, scope != .cached, !customScopeNames.contains(scope.name) else { return }
+        guard scope.isBuiltIn else { return }
         error("'ttl' of \(what()) needs the cached scope or a custom scope, not '\(scope.name)'", at: ttl.location)
     }
 
