@@ -13,6 +13,7 @@ import Wiring
 ///
 /// Exits 0 when no diagnostic is an error (warnings allowed) and 1 otherwise.
 public struct ValidateCommand: ParsableCommand {
+    /// The command's name and help.
     public static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check manifests and everything they import, reporting every problem at once.",
@@ -33,8 +34,11 @@ public struct ValidateCommand: ParsableCommand {
     @Argument(help: "The root manifests to check; imports are followed.")
     public var paths: [String]
 
+    /// Creates the command; ArgumentParser fills in its arguments.
     public init() {}
 
+    /// Validates each manifest and prints its diagnostics, then a summary.
+    /// - Throws: `ExitCode(1)` when any diagnostic is an error.
     public func run() throws {
         let loader = ManifestLoader()
         var errors = 0, warnings = 0

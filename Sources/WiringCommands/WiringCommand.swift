@@ -2,6 +2,7 @@ public import ArgumentParser
 
 /// The `wiring` command: the subcommands that check and describe manifests.
 public struct WiringCommand: ParsableCommand {
+    /// The command's name, help, version and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "wiring",
         abstract: "Check and describe Wiring manifests: the YAML that declares a Swift app's object graph.",
@@ -12,5 +13,6 @@ public struct WiringCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [ValidateCommand.self])
 
+    /// Creates the command; ArgumentParser fills in its options.
     public init() {}
 }

@@ -29,6 +29,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
             }
         }
 
+        /// Orders info before warning before error.
         public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
     }
 

@@ -27,7 +27,9 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
 
     private static let builtInNames: Set<String> = ["unique", "graph", "cached", "shared", "singleton"]
 
+    /// Scopes are equal when their names are.
     public static func == (lhs: Scope, rhs: Scope) -> Bool { lhs.name == rhs.name }
+    /// Hashes the name.
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     /// A new instance on every resolve.

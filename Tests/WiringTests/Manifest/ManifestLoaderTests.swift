@@ -110,9 +110,8 @@ struct ManifestLoaderTests {
     }
 
     @Test func unknownTopLevelKeyWithoutNearNameMentionsExtensions() throws {
-        let path = try TestSupport.temporaryFile("wiring: 1\nzzz: 1\nx-mine: 2\n")
-        #expect(TestSupport.headlines(ManifestLoader().validate(path).diagnostics) == [
-            "\(path):2:1: error: unknown top-level key 'zzz' (keys starting with 'x-' are ignored)",
+        #expect(try TestSupport.validate(text: "wiring: 1\nzzz: 1\nx-mine: 2\n") == [
+            "m.yaml:2:1: error: unknown top-level key 'zzz' (keys starting with 'x-' are ignored)",
         ])
     }
 
@@ -238,15 +237,14 @@ struct ManifestLoaderTests {
     }
 
     @Test func yamlAndManifestErrorsOfOneFileComeInOnePass() throws {
-        let path = try TestSupport.temporaryFile("wiring: 1\nservices:\n  A: { factory: x, factory: y }\n  B: { scop: unique }\n")
-        #expect(TestSupport.headlines(ManifestLoader().validate(path).diagnostics) == [
-            "\(path):3:20: error: duplicate key 'factory'; first defined at line 3",
-            "\(path):4:8: error: unknown key 'scop' in service 'B'; did you mean 'scope'?",
+        #expect(try TestSupport.validate(text: "wiring: 1\nservices:\n  A: { factory: x, factory: y }\n  B: { scop: unique }\n") == [
+            "m.yaml:3:20: error: duplicate key 'factory'; first defined at line 3",
+            "m.yaml:4:8: error: unknown key 'scop' in service 'B'; did you mean 'scope'?",
         ])
     }
 
     @Test func undefinedAliasesDoNotCascadeIntoManifestErrors() throws {
-        let path = try TestSupport.temporaryFile("""
+        let lines = try TestSupport.validate(text: """
             wiring: 1
             services:
               A:
@@ -259,7 +257,7 @@ struct ManifestLoaderTests {
             contexts:
               test: { services: { A: { enabled: *flag } } }
             """)
-        #expect(TestSupport.headlines(ManifestLoader().validate(path).diagnostics).map { $0.replacingOccurrences(of: path, with: "m") } == [
+        #expect(lines.map { $0.replacingOccurrences(of: "m.yaml", with: "m") } == [
             "m:4:9: error: undefined alias '*defaults'",
             "m:5:14: error: undefined alias '*name'",
             "m:6:12: error: undefined alias '*scope'",

@@ -29,6 +29,15 @@ enum TestSupport {
         headlines(ManifestLoader(environment: environment).validate(fixture(name)).diagnostics)
     }
 
+    /// Validates `text` as a manifest written to a fresh file, and returns the headlines with
+    /// the file's folder removed, so they read `m.yaml:3:8: error: …`.
+    static func validate(text: String, environment: [String: String] = [:]) throws -> [String] {
+        let path = try temporaryFile(text, name: "m.yaml")
+        let folder = String(path.dropLast("m.yaml".count))
+        return ManifestLoader(environment: environment).validate(path).diagnostics
+            .map { $0.headline.replacingOccurrences(of: folder, with: "") }
+    }
+
     /// Writes `text` to a fresh temporary file and returns its path.
     static func temporaryFile(_ text: String, name: String = "manifest.yaml") throws -> String {
         try temporaryFile(Data(text.utf8), name: name)
