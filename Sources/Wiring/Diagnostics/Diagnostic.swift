@@ -21,7 +21,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         /// Something that stops a container from being built.
         case error
 
-        private var rank: Int {
+        package var rank: Int {
             switch self {
             case .info: 0
             case .warning: 1

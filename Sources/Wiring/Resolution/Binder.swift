@@ -1,0 +1,225 @@
+/// Binds a manifest's services to a registry's factories, resolving every `${…}` and `$(…)`,
+/// into the table a ``Container`` resolves from. Every problem is collected, each at its
+/// manifest position.
+struct Binder {
+    let manifest: Manifest
+    let registry: FactoryRegistry
+    let environment: [String: String]
+    private(set) var diagnostics: [Diagnostic] = []
+    private var parameterValues: [String: ManifestValue] = [:]
+    private var resolvingParameters: Set<String> = []
+    private var usedFactories: Set<String> = []
+
+    init(manifest: Manifest, registry: FactoryRegistry, environment: [String: String]) {
+        self.manifest = manifest
+        self.registry = registry
+        self.environment = environment
+    }
+
+    mutating func bind() -> (targets: [String: ResolutionTarget], registrations: [Registration]) {
+        diagnostics += registry.duplicateDiagnostics
+        for parameter in manifest.parameters { _ = parameterValue(parameter.name) }
+
+        // Decorators of each service, in manifest order; a chain of decorators (C decorates B
+        // decorates A) applies depth first: A, then B, then C.
+        var decoratorsOf: [String: [ServiceDefinition]] = [:]
+        for service in manifest.services {
+            if let target = service.decorates?.value { decoratorsOf[target, default: []].append(service) }
+        }
+        func chain(of key: String, seen: Set<String>) -> [ServiceDefinition] {
+            (decoratorsOf[key] ?? []).flatMap { decorator -> [ServiceDefinition] in
+                seen.contains(decorator.key) ? [] : [decorator] + chain(of: decorator.key, seen: seen.union([decorator.key]))
+            }
+        }
+
+        var targets = [String: ResolutionTarget](minimumCapacity: manifest.services.count)
+        var registrations: [Registration] = []
+        var aliases: [String: (service: String, unnamed: Registration?, named: [String: Registration])] = [:]
+
+        for service in manifest.services where service.decorates == nil {
+            let decorators = chain(of: service.key, seen: [service.key])
+            // Every factory key and every value is checked, even when an earlier one failed, so
+            // that one build reports every problem.
+            var steps: [DecoratorStep] = []
+            var complete = true
+            for decorator in decorators {
+                if decorator.scope != nil || !decorator.names.isEmpty {
+                    diagnostics.append(.warning(
+                        "decorator '\(decorator.key)' lives in the scope and names of '\(service.key)', which it decorates; its own 'scope' and 'names' are not used",
+                        at: decorator.scope?.location ?? decorator.names.first?.location))
+                }
+                let make = factory(decorator.factoryKey, of: decorator.key, at: decorator.factory?.location ?? decorator.location)
+                let args = resolve(decorator.args, at: decorator.location)
+                guard let make else {
+                    complete = false
+                    continue
+                }
+                steps.append(DecoratorStep(key: decorator.key, location: decorator.location,
+                                           factoryKey: decorator.factoryKey, make: make, args: args))
+            }
+            let make = factory(service.factoryKey, of: service.key, at: service.factory?.location ?? service.location)
+            let args = resolve(service.args, at: service.location)
+            let scope = manifest.effectiveScope(of: service)
+            var variants: [(NamedVariant, String, (@Sendable (FactoryContext) throws -> Any)?, ManifestMap)] = []
+            for variant in service.names {
+                let factoryKey = variant.factory?.value ?? service.factoryKey
+                let variantMake = variant.factory.flatMap { factory(factoryKey, of: "\(service.key)[\(variant.name)]", at: $0.location) } ?? make
+                variants.append((variant, factoryKey, variantMake, resolve(variant.args, at: variant.location)))
+            }
+            guard complete, let make else { continue }
+            let base = Registration(
+                key: service.key, name: nil, location: service.location, factoryKey: service.factoryKey,
+                make: make, args: args, scope: scope,
+                keeping: keeping(scope, timeToLive: service.timeToLive?.value), decorators: steps)
+            registrations.append(base)
+            var named: [String: Registration] = [:]
+            for (variant, factoryKey, variantMake, variantArgs) in variants {
+                guard let variantMake else { continue }
+                let variantScope = variant.scope?.value ?? scope
+                let timeToLive = variant.timeToLive?.value ?? (variant.scope == nil ? service.timeToLive?.value : nil)
+                let registration = Registration(
+                    key: service.key, name: variant.name, location: variant.location, factoryKey: factoryKey,
+                    make: variantMake, args: merge(args, variantArgs, at: variant.location),
+                    scope: variantScope, keeping: keeping(variantScope, timeToLive: timeToLive), decorators: steps)
+                registrations.append(registration)
+                named[variant.name] = registration
+            }
+            let target = ResolutionTarget(serviceKey: service.key, unnamed: base, named: named)
+            targets[service.key] = target
+            for decorator in decorators { targets[decorator.key] = target }
+            for entry in service.implements + decorators.flatMap(\.implements) {
+                var alias = aliases[entry.type] ?? (service.key, nil, [:])
+                if let name = entry.name {
+                    alias.named[name] = base
+                } else {
+                    alias.service = service.key
+                    alias.unnamed = base
+                    alias.named.merge(named) { first, _ in first }
+                }
+                aliases[entry.type] = alias
+            }
+        }
+        for (type, alias) in aliases where targets[type] == nil {
+            targets[type] = ResolutionTarget(serviceKey: alias.service, unnamed: alias.unnamed, named: alias.named)
+        }
+        for key in registry.keys where !usedFactories.contains(key) {
+            diagnostics.append(Diagnostic(.info, "factory '\(key)' is registered but no service uses it",
+                                          at: registry.entry(key)?.location))
+        }
+        sortDiagnostics()
+        return (targets, registrations)
+    }
+
+    /// Errors first, then warnings, then information; each in manifest order (files as loaded,
+    /// then line and column), with places in Swift code after the manifest's.
+    private mutating func sortDiagnostics() {
+        let order = Dictionary(manifest.files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        diagnostics = diagnostics.enumerated().sorted { lhs, rhs in
+            func key(_ item: (offset: Int, element: Diagnostic)) -> (Int, Int, Int, Int, Int) {
+                let location = item.element.location
+                let file = location.map { order[$0.file] ?? order.count } ?? order.count + 1
+                return (-item.element.severity.rank, file, location?.line ?? 0, location?.column ?? 0, item.offset)
+            }
+            return key(lhs) < key(rhs)
+        }.map(\.element)
+    }
+
+    // MARK: - Factories and scopes
+
+    private mutating func factory(_ key: String, of service: String, at location: SourceLocation) -> (@Sendable (FactoryContext) throws -> Any)? {
+        guard let entry = registry.entry(key) else {
+            diagnostics.append(.error(
+                "service '\(service)' uses factory '\(key)', which is not registered\(Suggestion.hint(for: key, in: registry.keys))",
+                at: location))
+            return nil
+        }
+        usedFactories.insert(key)
+        return entry.make
+    }
+
+    private func keeping(_ scope: Scope, timeToLive: Duration?) -> Keeping {
+        switch scope {
+        case .unique: return .unique
+        case .graph: return .graph
+        case .singleton: return .kept(timeToLive: nil, weakly: false)
+        case .shared: return .kept(timeToLive: nil, weakly: true)
+        case .cached: return .kept(timeToLive: timeToLive, weakly: false)
+        default:
+            let custom = manifest.customScopes.first { $0.name == scope.name }
+            return .kept(timeToLive: timeToLive ?? custom?.timeToLive?.value, weakly: false)
+        }
+    }
+
+    // MARK: - Values
+
+    /// `base` with `overrides` laid over it key by key.
+    private func merge(_ base: ManifestMap, _ overrides: ManifestMap, at location: SourceLocation) -> ManifestMap {
+        guard overrides.count > 0 else { return base }
+        var entries = base.entries.filter { overrides[$0.key] == nil }
+        entries += overrides.entries
+        return ManifestMap(entries, at: overrides.location)
+    }
+
+    private mutating func resolve(_ map: ManifestMap?, at location: SourceLocation) -> ManifestMap {
+        guard let map else { return ManifestMap([], at: location) }
+        return ManifestMap(map.entries.map {
+            ManifestMap.Entry(key: $0.key, keyLocation: $0.keyLocation, value: resolve($0.value))
+        }, at: map.location)
+    }
+
+    /// A value with its templates filled in from the environment and the parameters.
+    private mutating func resolve(_ value: ManifestValue) -> ManifestValue {
+        switch value.kind {
+        case .template(let template):
+            if template.parts.count == 1, case .parameter(let name) = template.parts[0] {
+                guard let parameter = parameterValue(name) else { return ManifestValue(.null, at: value.location) }
+                return ManifestValue(parameter.kind, at: value.location, isSecret: parameter.isSecret || value.isSecret,
+                                     isInterpolated: parameter.isInterpolated)
+            }
+            var text = ""
+            var secret = value.isSecret
+            for part in template.parts {
+                switch part {
+                case .literal(let literal):
+                    text += literal
+                case .environment(let name, let fallback):
+                    if let set = environment[name], !(set.isEmpty && fallback != nil) {
+                        text += set
+                        secret = true
+                    } else if let fallback {
+                        text += fallback
+                    } else {
+                        diagnostics.append(.error("environment variable '\(name)' is not set and has no default", at: value.location))
+                    }
+                case .parameter(let name):
+                    guard let parameter = parameterValue(name) else { continue }
+                    secret = secret || parameter.isSecret
+                    switch parameter.kind {
+                    case .string(let string): text += string
+                    case .list, .map:
+                        diagnostics.append(.error("parameter '\(name)' is \(parameter.kindDescription) and cannot be part of a string", at: value.location))
+                    default: text += parameter.description
+                    }
+                }
+            }
+            return ManifestValue(.string(text), at: value.location, isSecret: secret, isInterpolated: true)
+        case .list(let values):
+            return ManifestValue(.list(values.map { resolve($0) }), at: value.location, isSecret: value.isSecret)
+        case .map(let map):
+            return ManifestValue(.map(resolve(map, at: value.location)), at: value.location, isSecret: value.isSecret)
+        default:
+            return value
+        }
+    }
+
+    /// A parameter's value with its own templates filled in, computed once.
+    private mutating func parameterValue(_ name: String) -> ManifestValue? {
+        if let value = parameterValues[name] { return value }
+        guard let parameter = manifest.parameter(name), !resolvingParameters.contains(name) else { return nil }
+        resolvingParameters.insert(name)
+        let value = resolve(parameter.value)
+        resolvingParameters.remove(name)
+        parameterValues[name] = value
+        return value
+    }
+}

@@ -1,0 +1,102 @@
+/// What a factory receives: its service's static arguments, the runtime arguments, the key and
+/// name being built, and access to its own dependencies.
+///
+/// ```swift
+/// registry.factory("postgres-user-store") { r in
+///     PostgresUserStore(
+///         url: try r.arg("url"),                      // from args: in the manifest, typed
+///         poolSize: try r.arg("pool", default: 4),
+///         logger: try r.resolve(Logger.self))         // a dependency, in the same resolution
+/// }
+/// registry.factory("logging-user-store") { r in
+///     LoggingUserStore(wrapping: try r.decorated(UserStore.self))   // for `decorates:`
+/// }
+/// ```
+public struct FactoryContext {
+    let container: Container
+    let state: ResolutionState
+    let arguments: Arguments
+    let inner: Any?
+
+    /// The key of the service being built (for a decorator, the decorator's key).
+    public let serviceKey: String
+    /// The named variant being built, if any.
+    public let name: String?
+    /// The service's static arguments (`args:`), with `${…}` and `$(…)` filled in.
+    public let args: ManifestMap
+    let location: SourceLocation
+
+    /// The static argument `key`, read as `T`.
+    /// - Throws: ``ResolutionError`` naming the manifest position when it is missing or of the
+    ///   wrong kind.
+    public func arg<T: ManifestDecodable>(_ key: String, as type: T.Type = T.self) throws(ResolutionError) -> T {
+        guard let value = args[key] else {
+            if let optional = T.self as? any OptionalManifestDecodable.Type { return optional.absent as! T }
+            let known = args.keys.isEmpty ? "it has none" : "it has " + args.keys.joined(separator: ", ")
+            throw error(.staticArgument(ManifestError("missing argument", at: args.location)),
+                        "\(location): service \(serviceKey) has no argument '\(key)'\(Suggestion.hint(for: key, in: args.keys)) (\(known))")
+        }
+        do {
+            return try value.decode(T.self)
+        } catch {
+            let detail = error.diagnostics.first?.message ?? "cannot be read"
+            throw self.error(.staticArgument(error), "\(value.location): argument '\(key)' of service \(serviceKey): \(detail)")
+        }
+    }
+
+    /// The static argument `key` read as `T`, or `fallback` when the manifest does not set it.
+    public func arg<T: ManifestDecodable>(_ key: String, default fallback: T) throws(ResolutionError) -> T {
+        args[key] == nil ? fallback : try arg(key, as: T.self)
+    }
+
+    /// The number of runtime arguments passed to the resolve.
+    public var argumentCount: Int { arguments.count }
+
+    /// The runtime argument at `index`, checked to be a `T`.
+    /// - Throws: ``ResolutionError`` naming the expected and the given type, or the count.
+    public func argument<T>(_ index: Int = 0, as type: T.Type = T.self) throws(ResolutionError) -> T {
+        guard index >= 0, index < arguments.count else {
+            throw error(.argument("missing"),
+                        "service \(serviceKey) expects a runtime argument \(index) of type \(T.self), but \(arguments.count) \(arguments.count == 1 ? "was" : "were") passed")
+        }
+        let value = arguments.values[index]
+        guard let typed = value as? T else {
+            throw error(.argument("type"),
+                        "runtime argument \(index) of service \(serviceKey) should be a \(T.self), but a \(Swift.type(of: value)) was passed")
+        }
+        return typed
+    }
+
+    /// Resolves a dependency within the same resolution (sharing `graph` instances).
+    public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> T {
+        try container.resolve(type, name: name, arguments: Arguments(arguments), state: state)
+    }
+
+    /// Resolves a dependency by service key within the same resolution.
+    public func resolve(key: String, name: String? = nil) throws(ResolutionError) -> Any {
+        try container.resolve(key: key, name: name, arguments: .none, state: state)
+    }
+
+    /// A dependency, or `nil` when no service is declared for `T`.
+    public func optional<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T? {
+        try container.optional(type, name: name, state: state)
+    }
+
+    /// For a decorator's factory: the instance it wraps.
+    /// - Throws: ``ResolutionError`` when this factory is not building a decorator, or the
+    ///   inner instance is not a `T`.
+    public func decorated<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
+        guard let inner else {
+            throw error(.notADecorator, "service \(serviceKey) asked for the instance it decorates, but it decorates nothing")
+        }
+        guard let typed = inner as? T else {
+            throw error(.typeMismatch(produced: "\(Swift.type(of: inner))", expected: "\(T.self)"),
+                        "service \(serviceKey) decorates a \(Swift.type(of: inner)), which is not a \(T.self)")
+        }
+        return typed
+    }
+
+    private func error(_ kind: ResolutionError.Kind, _ message: String) -> ResolutionError {
+        ResolutionError(kind, message: message, path: state.path)
+    }
+}

@@ -1,0 +1,73 @@
+/// How a registration keeps its instance, derived once from its scope.
+enum Keeping: Sendable {
+    case unique
+    case graph
+    case kept(timeToLive: Duration?, weakly: Bool)
+}
+
+/// A factory of a decorator, applied around the instance of the service it decorates.
+struct DecoratorStep: Sendable {
+    let key: String
+    let location: SourceLocation
+    let factoryKey: String
+    let make: @Sendable (FactoryContext) throws -> Any
+    let args: ManifestMap
+}
+
+/// One buildable entry of a container's table: a service, or one named variant of it, bound to
+/// its factory, with its arguments resolved and its scope applied.
+final class Registration: Sendable {
+    let key: String
+    let name: String?
+    let location: SourceLocation
+    let factoryKey: String
+    let make: @Sendable (FactoryContext) throws -> Any
+    let args: ManifestMap
+    let scope: Scope
+    let keeping: Keeping
+    let decorators: [DecoratorStep]
+    let slot = InstanceSlot()
+
+    init(key: String, name: String?, location: SourceLocation, factoryKey: String,
+         make: @escaping @Sendable (FactoryContext) throws -> Any, args: ManifestMap,
+         scope: Scope, keeping: Keeping, decorators: [DecoratorStep]) {
+        self.key = key
+        self.name = name
+        self.location = location
+        self.factoryKey = factoryKey
+        self.make = make
+        self.args = args
+        self.scope = scope
+        self.keeping = keeping
+        self.decorators = decorators
+    }
+
+    var step: ResolutionError.Step { ResolutionError.Step(service: key, name: name, location: location) }
+}
+
+/// What a type name or service key resolves to: the service (or the service an `implements`
+/// entry points to), and the names it can be resolved under.
+final class ResolutionTarget: Sendable {
+    let serviceKey: String
+    let unnamed: Registration?
+    let named: [String: Registration]
+
+    init(serviceKey: String, unnamed: Registration?, named: [String: Registration]) {
+        self.serviceKey = serviceKey
+        self.unnamed = unnamed
+        self.named = named
+    }
+}
+
+/// The state of one top-level resolution: the path being built (for cycles and messages) and
+/// the instances of the `graph` scope. Used by one thread at a time.
+final class ResolutionState {
+    var path: [ResolutionError.Step] = []
+    var active: [ObjectIdentifier] = []
+    var graph: [ObjectIdentifier: Any] = [:]
+
+    var token: ObjectIdentifier { ObjectIdentifier(self) }
+
+    /// The deepest chain of dependencies resolved before giving up with an error.
+    static let maxDepth = 256
+}

@@ -1,0 +1,51 @@
+import Testing
+@testable import Wiring
+
+@Suite("Binding a manifest to a registry")
+struct BindingTests {
+    @Test func everyUnboundFactoryAndUnsetVariableIsReportedAtItsPosition() {
+        let registry = FactoryRegistry()
+        registry.factory("logger") { _ in Clock() }
+        registry.factory("user-store") { _ in Clock() }
+        registry.factory("replica-store") { _ in Clock() }
+        #expect {
+            try Container(manifest: TestSupport.fixture("container/unbound.yaml"), registry: registry,
+                          options: Container.Options(environment: [:]))
+        } throws: { error in
+            TestSupport.headlines((error as? ManifestError)?.diagnostics ?? []) == [
+                "container/unbound.yaml:4:14: error: service 'Logger' uses factory 'loger', which is not registered; did you mean 'logger'?",
+                "container/unbound.yaml:6:14: error: service 'UserStore' uses factory 'user-stor', which is not registered; did you mean 'user-store'?",
+                "container/unbound.yaml:8:27: error: service 'UserStore[replica]' uses factory 'replica-stor', which is not registered; did you mean 'replica-store'?",
+                "container/unbound.yaml:10:14: error: service 'Audit' uses factory 'audit', which is not registered",
+                "container/unbound.yaml:12:19: error: environment variable 'WIRING_TEST_UNSET_SINK' is not set and has no default",
+            ]
+        }
+    }
+
+    @Test func unusedFactoriesAreInformation() throws {
+        let registry = Fixture.registry()
+        registry.factory("spare") { _ in Clock() }
+        let container = try Container(manifest: TestSupport.fixture("container/app.yaml"), registry: registry)
+        #expect(container.diagnostics.map(\.severity) == [.info])
+        #expect(container.diagnostics.first?.message == "factory 'spare' is registered but no service uses it")
+        #expect(container.diagnostics.first?.location?.file == "WiringTests/BindingTests.swift")
+    }
+
+    @Test func registeringAKeyTwiceIsAnErrorUnlessOverriding() {
+        let registry = Fixture.registry()
+        registry.factory("clock") { _ in Clock() }
+        #expect {
+            try Container(manifest: TestSupport.fixture("container/app.yaml"), registry: registry)
+        } throws: { error in
+            let diagnostic = (error as? ManifestError)?.diagnostics.first
+            return diagnostic?.message == "factory 'clock' is registered twice; pass overriding: true to replace it on purpose"
+                && diagnostic?.location?.file == "WiringTests/BindingTests.swift"
+                && diagnostic?.notes.first?.location?.file == "WiringTests/TestServices.swift"
+        }
+        let overridden = Fixture.registry()
+        overridden.factory("clock", overriding: true) { _ in Clock() }
+        #expect(throws: Never.self) {
+            try Container(manifest: TestSupport.fixture("container/app.yaml"), registry: overridden)
+        }
+    }
+}

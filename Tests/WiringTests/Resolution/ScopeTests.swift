@@ -1,0 +1,98 @@
+import Testing
+@testable import Wiring
+
+@Suite("Scopes")
+struct ScopeTests {
+    @Test func singletonIsBuiltOnceForTheContainersLife() throws {
+        let counter = BuildCounter()
+        let container = try Fixture.container(counter: counter)
+        let first = try container.resolve(Logger.self)
+        let second = try container.resolve(Logger.self)
+        #expect(first === second)
+        #expect(counter["logger"] == 1)
+    }
+
+    @Test func uniqueIsNewEachTime() throws {
+        let container = try Fixture.container()
+        #expect(try container.resolve(Clock.self) !== container.resolve(Clock.self))
+    }
+
+    @Test func graphIsSharedWithinOneResolutionAndNotAcross() throws {
+        let counter = BuildCounter()
+        let container = try Fixture.container(counter: counter)
+        let one = try container.resolve(Handler.self)
+        #expect(one.first === one.second)
+        let two = try container.resolve(Handler.self)
+        #expect(two.first !== one.first)
+        #expect(counter["request-context"] == 2)
+        // Two top-level resolves of a graph service are two resolutions.
+        #expect(try container.resolve(RequestContext.self) !== container.resolve(RequestContext.self))
+    }
+
+    @Test func cachedExpiresAfterItsTimeToLive() throws {
+        let clock = ManualClock()
+        let counter = BuildCounter()
+        let container = try Fixture.container(counter: counter, clock: clock)
+        let first = try container.resolve(Token.self)
+        clock.advance(by: .seconds(29))
+        #expect(try container.resolve(Token.self) === first)
+        clock.advance(by: .seconds(1))
+        let renewed = try container.resolve(Token.self)
+        #expect(renewed !== first)
+        #expect(counter["token"] == 2)
+    }
+
+    @Test func customScopeKeepsUntilItsTimeToLiveOrAReset() throws {
+        let clock = ManualClock()
+        let container = try Fixture.container(clock: clock)
+        let first = try container.resolve(Session.self)
+        #expect(try container.resolve(Session.self) === first)
+        container.reset(scope: Scope("session"))
+        let second = try container.resolve(Session.self)
+        #expect(second !== first)
+        clock.advance(by: .seconds(60))
+        #expect(try container.resolve(Session.self) !== second)
+    }
+
+    @Test func sharedIsKeptWhileSomeoneHoldsIt() throws {
+        let counter = BuildCounter()
+        let container = try Fixture.container(counter: counter)
+        var held: Connection? = try container.resolve(Connection.self)
+        let id = ObjectIdentifier(held!)
+        #expect(ObjectIdentifier(try container.resolve(Connection.self)) == id)
+        #expect(counter["connection"] == 1)
+        held = nil
+        _ = try container.resolve(Connection.self)
+        #expect(counter["connection"] == 2)
+        _ = held
+    }
+
+    @Test func resetsOfOneServiceOneScopeAndEverything() throws {
+        let container = try Fixture.container()
+        let logger = try container.resolve(Logger.self)
+        let token = try container.resolve(Token.self)
+        container.reset(scope: .cached)
+        #expect(try container.resolve(Logger.self) === logger)
+        #expect(try container.resolve(Token.self) !== token)
+
+        container.reset(service: "Logger")
+        let newLogger = try container.resolve(Logger.self)
+        #expect(newLogger !== logger)
+        container.reset(Logger.self)
+        #expect(try container.resolve(Logger.self) !== newLogger)
+
+        let store = try container.resolve(UserStore.self)
+        let session = try container.resolve(Session.self)
+        container.reset()
+        #expect(try container.resolve(UserStore.self) !== store)
+        #expect(try container.resolve(Session.self) !== session)
+    }
+
+    @Test func defaultScopeComesFromTheManifest() throws {
+        let path = try TestSupport.temporaryFile("wiring: 1\nscopes: { default: singleton }\nservices:\n  Clock: { factory: clock }\n")
+        let registry = FactoryRegistry()
+        registry.factory("clock") { _ in Clock() }
+        let container = try Container(manifest: path, registry: registry)
+        #expect(try container.resolve(Clock.self) === container.resolve(Clock.self))
+    }
+}
