@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
     ],
     targets: [
         // libyaml again, for the floor: a bare event parse with nothing built.
@@ -28,6 +29,7 @@ let package = Package(
                 "CLibYAML",
                 .product(name: "Wiring", package: wiringPackage),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Swinject", package: "Swinject"),
             ]
         ),
     ]

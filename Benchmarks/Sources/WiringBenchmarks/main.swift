@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: WiringBenchmarks [loading] [--sizes 1000,10000] [--repetitions N] [--no-yams]
+// Usage: WiringBenchmarks [resolution] [loading] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams]
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
@@ -9,5 +9,16 @@ func option(_ name: String) -> String? {
 let sizes = option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? [1_000, 10_000, 100_000]
 let repetitions = option("--repetitions").flatMap(Int.init) ?? 7
 
-print("Loading (release build, median of \(repetitions) runs, ± half the min–max spread)")
-try LoadingBenchmark.run(sizes: sizes, repetitions: repetitions, includeYams: !arguments.contains("--no-yams"))
+let sections = Set(arguments.filter { !$0.hasPrefix("--") && Int($0.split(separator: ",").first ?? "") == nil })
+let all = sections.isEmpty
+
+if all || sections.contains("resolution") {
+    let iterations = option("--iterations").flatMap(Int.init) ?? 200_000
+    print("Resolution (release build, time per operation, median of \(repetitions) rounds of \(iterations))")
+    try ResolutionBenchmark.run(repetitions: repetitions, iterations: iterations)
+    print()
+}
+if all || sections.contains("loading") {
+    print("Loading (release build, median of \(repetitions) runs, ± half the min–max spread)")
+    try LoadingBenchmark.run(sizes: sizes, repetitions: repetitions, includeYams: !arguments.contains("--no-yams"))
+}

@@ -15,6 +15,7 @@ public struct Arguments: Sendable {
     public let values: [any Sendable]
 
     /// Creates arguments from values.
+    @inlinable
     public init(_ values: [any Sendable]) { self.values = values }
 
     /// No arguments.

@@ -47,7 +47,18 @@ public final class Container: Sendable {
     let targets: [String: ResolutionTarget]
     let registrations: [Registration]
     let now: @Sendable () -> ContinuousClock.Instant
-    private let typeCache = Mutex<[ObjectIdentifier: ResolutionTarget?]>([:])
+    /// What each Swift type resolves to, found once per type; and, for a kept instance that
+    /// never expires, the instance itself, so that resolving it again is one locked lookup.
+    private let typeCache = Mutex(TypeCache())
+
+    struct TypeCache {
+        /// What each type resolves to (`nil`: nothing is declared for it).
+        var targets: [ObjectIdentifier: ResolutionTarget?] = [:]
+        /// Kept instances that never expire, by the type they were resolved as.
+        var instances: [ObjectIdentifier: InstanceBox] = [:]
+        /// Bumped by every reset, so a build that raced a reset does not cache its instance.
+        var generation = 0
+    }
 
     /// Loads the manifest at `path` and builds a container from it.
     ///
@@ -86,8 +97,11 @@ public final class Container: Sendable {
     ///   - name: A named variant; an unknown name is an error listing the defined ones.
     ///   - arguments: Runtime arguments the factory reads with ``FactoryContext/argument(_:as:)``.
     /// - Throws: ``ResolutionError``.
+    @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> T {
-        try resolve(type, name: name, arguments: Arguments(arguments), state: nil)
+        let instance = try resolveInstance(type, name: name, arguments: Arguments(arguments), state: nil)
+        guard let typed = instance as? T else { throw typeMismatch(instance, expected: type, name: name, state: nil) }
+        return typed
     }
 
     /// Resolves a service by its key, as written in the manifest.
@@ -100,28 +114,49 @@ public final class Container: Sendable {
     ///
     /// Only "nothing declared" gives `nil`: an unknown name, a failing factory or a cycle still
     /// throws.
+    @inlinable
     public func optional<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T? {
-        try optional(type, name: name, state: nil)
+        guard isDeclared(type) else { return nil }
+        return try resolve(type, name: name)
     }
 
-    func optional<T>(_ type: T.Type, name: String?, state: ResolutionState?) throws(ResolutionError) -> T? {
-        guard target(for: type) != nil else { return nil }
-        return try resolve(type, name: name, arguments: .none, state: state)
-    }
+    /// Whether a service is declared for `type`.
+    @usableFromInline
+    func isDeclared(_ type: Any.Type) -> Bool { target(for: type) != nil }
 
-    func resolve<T>(_ type: T.Type, name: String?, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> T {
-        guard let target = target(for: type) else {
+    /// The instance for `type`, not yet cast: generic callers cast it in their own module, where
+    /// the type is known, so no generic metadata is looked up at run time.
+    @usableFromInline
+    func resolveInstance(_ type: Any.Type, name: String?, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
+        let id = ObjectIdentifier(type)
+        // One locked lookup: a kept instance that never expires, or what the type resolves to.
+        let (instance, cachedTarget, generation) = typeCache.withLock { cache -> (InstanceBox?, ResolutionTarget??, Int) in
+            if name == nil, let instance = cache.instances[id] { return (instance, nil, 0) }
+            return (nil, cache.targets[id], cache.generation)
+        }
+        if let instance { return instance.value }
+        guard let target = cachedTarget ?? target(for: type) else {
             throw unknownService(String(describing: type), state: state)
         }
         let registration = try registration(in: target, name: name, state: state)
-        let instance = try instance(of: registration, arguments: arguments, state: state)
-        guard let typed = instance as? T else {
-            throw ResolutionError(
-                .typeMismatch(produced: "\(Swift.type(of: instance))", expected: "\(T.self)"),
-                message: "service \(registration.key) (\(registration.location)) produced \(Swift.type(of: instance)), which is not a \(T.self)",
-                path: (state?.path ?? []) + [registration.step])
+        let built = try self.instance(of: registration, arguments: arguments, state: state)
+        if name == nil, case .kept(nil, false) = registration.keeping {
+            typeCache.withLock { cache in
+                if cache.generation == generation { cache.instances[id] = InstanceBox(value: built) }
+            }
         }
-        return typed
+        return built
+    }
+
+    /// The error for an instance that is not of the type asked for.
+    @usableFromInline
+    func typeMismatch(_ instance: Any, expected: Any.Type, name: String?, state: ResolutionState?) -> ResolutionError {
+        let registration = target(for: expected).flatMap { target in name.map { target.named[$0] } ?? target.unnamed }
+        let service = registration.map { "service \($0.key) (\($0.location))" } ?? "service"
+        return ResolutionError(
+            .typeMismatch(produced: "\(Swift.type(of: instance))", expected: "\(expected)"),
+            message: "\(service) produced \(Swift.type(of: instance)), which is not a \(expected)",
+            path: (state?.steps ?? []) + (registration.map { [$0.step] } ?? []))
     }
 
     func resolve(key: String, name: String?, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
@@ -134,9 +169,11 @@ public final class Container: Sendable {
     /// per type.
     func target(for type: Any.Type) -> ResolutionTarget? {
         let id = ObjectIdentifier(type)
-        if let cached = typeCache.withLock({ $0[id] }) { return cached }
+        if let cached = typeCache.withLock({ $0.targets[id] }) { return cached }
         let found = targets[String(reflecting: type)] ?? targets[String(describing: type)]
-        typeCache.withLock { $0[id] = .some(found) }
+        typeCache.withLock { cache in
+            if cache.targets[id] == nil { cache.targets[id] = .some(found) }
+        }
         return found
     }
 
@@ -148,14 +185,14 @@ public final class Container: Sendable {
             throw ResolutionError(
                 .unknownName(name, service: target.serviceKey),
                 message: "service \(target.serviceKey) has no variant named '\(name)'\(Suggestion.hint(for: name, in: defined)) (\(list))",
-                path: state?.path ?? [])
+                path: state?.steps ?? [])
         }
         guard let registration = target.unnamed else {
             let names = target.named.keys.sorted().joined(separator: ", ")
             throw ResolutionError(
                 .unknownName("", service: target.serviceKey),
                 message: "'\(target.serviceKey)' resolves only by name (\(names))",
-                path: state?.path ?? [])
+                path: state?.steps ?? [])
         }
         return registration
     }
@@ -167,7 +204,7 @@ public final class Container: Sendable {
         return ResolutionError(
             .unknownService(name),
             message: "no service is declared for '\(name)'\(hint) (declared: \(shown.isEmpty ? "none" : shown))",
-            path: state?.path ?? [])
+            path: state?.steps ?? [])
     }
 
     // MARK: - Scopes
@@ -211,9 +248,9 @@ public final class Container: Sendable {
                 guard WaitGraph.beginWaiting(state.token, for: registration.slot) else {
                     throw ResolutionError(
                         .circularDependency,
-                        message: "circular dependency across threads: " + (state.path + [registration.step]).map(\.description).joined(separator: " → ")
+                        message: "circular dependency across threads: " + (state.steps + [registration.step]).map(\.description).joined(separator: " → ")
                             + " is being built by a resolution that waits for this one",
-                        path: state.path + [registration.step])
+                        path: state.steps + [registration.step])
                 }
                 done.wait()
                 WaitGraph.endWaiting(state.token)
@@ -222,64 +259,52 @@ public final class Container: Sendable {
     }
 
     private func checkCycle(_ registration: Registration, state: ResolutionState) throws(ResolutionError) {
-        let id = ObjectIdentifier(registration)
-        if let start = state.active.firstIndex(of: id) {
-            let cycle = Array(state.path[start...]) + [registration.step]
+        if let start = state.path.firstIndex(where: { $0.decorator < 0 && $0.registration === registration }) {
+            let cycle = state.path[start...].map(\.step) + [registration.step]
             throw ResolutionError(
                 .circularDependency,
                 message: "circular dependency: " + cycle.map(\.description).joined(separator: " → "),
-                path: state.path + [registration.step])
+                path: state.steps + [registration.step])
         }
         if state.path.count >= ResolutionState.maxDepth {
             throw ResolutionError(
                 .circularDependency,
                 message: "resolution is deeper than \(ResolutionState.maxDepth) services; is there a cycle through named variants or arguments?",
-                path: state.path + [registration.step])
+                path: state.steps + [registration.step])
         }
     }
 
     /// Runs the factory and the decorators around it, with `registration` on the path.
     private func produce(_ registration: Registration, arguments: Arguments, state: ResolutionState) throws(ResolutionError) -> Any {
         try checkCycle(registration, state: state)
-        state.active.append(ObjectIdentifier(registration))
-        state.path.append(registration.step)
-        defer {
-            state.active.removeLast()
-            state.path.removeLast()
-        }
-        var instance = try run(
-            registration.make, factoryKey: registration.factoryKey, serviceKey: registration.key,
-            context: FactoryContext(container: self, state: state, arguments: arguments, inner: nil,
-                                    serviceKey: registration.key, name: registration.name,
-                                    args: registration.args, location: registration.location),
-            state: state)
-        for decorator in registration.decorators {
-            state.path.append(ResolutionError.Step(service: decorator.key, name: nil, location: decorator.location))
+        state.path.append(PathEntry(registration: registration, decorator: -1))
+        defer { state.path.removeLast() }
+        var instance = try run(registration.make, factoryKey: registration.factoryKey, context: FactoryContext(
+            container: self, state: state, arguments: arguments, inner: nil, registration: registration, decorator: -1))
+        for index in registration.decorators.indices {
+            state.path.append(PathEntry(registration: registration, decorator: index))
             defer { state.path.removeLast() }
-            instance = try run(
-                decorator.make, factoryKey: decorator.factoryKey, serviceKey: decorator.key,
-                context: FactoryContext(container: self, state: state, arguments: arguments, inner: instance,
-                                        serviceKey: decorator.key, name: nil,
-                                        args: decorator.args, location: decorator.location),
-                state: state)
+            instance = try run(registration.decorators[index].make, factoryKey: registration.decorators[index].factoryKey,
+                               context: FactoryContext(container: self, state: state, arguments: arguments, inner: instance,
+                                                       registration: registration, decorator: index))
         }
         return instance
     }
 
     private func run(
-        _ make: @Sendable (FactoryContext) throws -> Any, factoryKey: String, serviceKey: String,
-        context: FactoryContext, state: ResolutionState
+        _ make: @Sendable (FactoryContext) throws -> Any, factoryKey: String, context: FactoryContext
     ) throws(ResolutionError) -> Any {
         do {
             return try make(context)
         } catch let error as ResolutionError {
             throw error
         } catch {
-            let at = state.path.last?.location.map { " (\($0))" } ?? ""
+            let steps = context.state.steps
+            let at = steps.last?.location.map { " (\($0))" } ?? ""
             throw ResolutionError(
                 .factoryFailed(error),
-                message: "factory '\(factoryKey)' of service \(serviceKey)\(at) threw: \(error)",
-                path: state.path)
+                message: "factory '\(factoryKey)' of service \(context.serviceKey)\(at) threw: \(error)",
+                path: steps)
         }
     }
 
@@ -287,17 +312,31 @@ public final class Container: Sendable {
 
     /// Drops every kept instance: the next resolves build anew.
     public func reset() {
-        for registration in registrations { registration.slot.reset() }
+        reset { _ in true }
     }
 
     /// Drops the instances kept by one scope (a built-in one, or a custom scope by name).
     public func reset(scope: Scope) {
-        for registration in registrations where registration.scope == scope { registration.slot.reset() }
+        reset { $0.scope == scope }
     }
 
     /// Drops the kept instances of one service (and its named variants), by key.
     public func reset(service key: String) {
-        for registration in registrations where registration.key == key { registration.slot.reset() }
+        reset { $0.key == key }
+    }
+
+    /// Slots first, then the type cache: a resolve that read an old instance from a slot began
+    /// before the generation moved on, so it cannot cache that instance again.
+    private func reset(where matches: (Registration) -> Bool) {
+        for registration in registrations where matches(registration) { registration.slot.reset() }
+        typeCache.withLock { cache in
+            cache.generation += 1
+            for id in cache.instances.keys {
+                if let target = cache.targets[id] ?? nil, let registration = target.unnamed, matches(registration) {
+                    cache.instances[id] = nil
+                }
+            }
+        }
     }
 
     /// Drops the kept instances of the service declared for `T`.

@@ -13,18 +13,21 @@
 /// }
 /// ```
 public struct FactoryContext {
-    let container: Container
-    let state: ResolutionState
+    @usableFromInline let container: Container
+    @usableFromInline let state: ResolutionState
     let arguments: Arguments
     let inner: Any?
+    let registration: Registration
+    /// The decorator being built, or -1 for the registration's own factory.
+    let decorator: Int
 
     /// The key of the service being built (for a decorator, the decorator's key).
-    public let serviceKey: String
+    public var serviceKey: String { decorator < 0 ? registration.key : registration.decorators[decorator].key }
     /// The named variant being built, if any.
-    public let name: String?
+    public var name: String? { decorator < 0 ? registration.name : nil }
     /// The service's static arguments (`args:`), with `${…}` and `$(…)` filled in.
-    public let args: ManifestMap
-    let location: SourceLocation
+    public var args: ManifestMap { decorator < 0 ? registration.args : registration.decorators[decorator].args }
+    var location: SourceLocation { decorator < 0 ? registration.location : registration.decorators[decorator].location }
 
     /// The static argument `key`, read as `T`.
     /// - Throws: ``ResolutionError`` naming the manifest position when it is missing or of the
@@ -68,8 +71,13 @@ public struct FactoryContext {
     }
 
     /// Resolves a dependency within the same resolution (sharing `graph` instances).
+    @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> T {
-        try container.resolve(type, name: name, arguments: Arguments(arguments), state: state)
+        let instance = try container.resolveInstance(type, name: name, arguments: Arguments(arguments), state: state)
+        guard let typed = instance as? T else {
+            throw container.typeMismatch(instance, expected: type, name: name, state: state)
+        }
+        return typed
     }
 
     /// Resolves a dependency by service key within the same resolution.
@@ -78,8 +86,10 @@ public struct FactoryContext {
     }
 
     /// A dependency, or `nil` when no service is declared for `T`.
+    @inlinable
     public func optional<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T? {
-        try container.optional(type, name: name, state: state)
+        guard container.isDeclared(type) else { return nil }
+        return try resolve(type, name: name)
     }
 
     /// For a decorator's factory: the instance it wraps.
@@ -97,6 +107,6 @@ public struct FactoryContext {
     }
 
     private func error(_ kind: ResolutionError.Kind, _ message: String) -> ResolutionError {
-        ResolutionError(kind, message: message, path: state.path)
+        ResolutionError(kind, message: message, path: state.steps)
     }
 }

@@ -59,14 +59,35 @@ final class ResolutionTarget: Sendable {
     }
 }
 
+/// One service being built on the resolution path: a registration, or one of its decorators.
+struct PathEntry {
+    let registration: Registration
+    /// The decorator being applied, or -1 for the registration's own factory.
+    let decorator: Int
+
+    var step: ResolutionError.Step {
+        guard decorator >= 0 else { return registration.step }
+        let step = registration.decorators[decorator]
+        return ResolutionError.Step(service: step.key, name: nil, location: step.location)
+    }
+}
+
 /// The state of one top-level resolution: the path being built (for cycles and messages) and
 /// the instances of the `graph` scope. Used by one thread at a time.
+@usableFromInline
 final class ResolutionState {
-    var path: [ResolutionError.Step] = []
-    var active: [ObjectIdentifier] = []
+    var path: [PathEntry]
     var graph: [ObjectIdentifier: Any] = [:]
 
+    init() {
+        path = []
+        path.reserveCapacity(8)
+    }
+
     var token: ObjectIdentifier { ObjectIdentifier(self) }
+
+    /// The path as steps, for messages.
+    var steps: [ResolutionError.Step] { path.map(\.step) }
 
     /// The deepest chain of dependencies resolved before giving up with an error.
     static let maxDepth = 256
