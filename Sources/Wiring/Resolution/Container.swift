@@ -52,10 +52,10 @@ public final class Container: Sendable {
     private let typeCache = Mutex(TypeCache())
 
     struct TypeCache {
-        /// What each type resolves to (`nil`: nothing is declared for it).
-        var targets: [ObjectIdentifier: ResolutionTarget?] = [:]
+        /// What each type resolves to (`.none`: nothing is declared for it).
+        var targets = TypeTable<ResolutionTarget?>()
         /// Kept instances that never expire, by the type they were resolved as.
-        var instances: [ObjectIdentifier: InstanceBox] = [:]
+        var instances = TypeTable<InstanceBox>()
         /// Bumped by every reset, so a build that raced a reset does not cache its instance.
         var generation = 0
     }
@@ -99,6 +99,7 @@ public final class Container: Sendable {
     /// - Throws: ``ResolutionError``.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> T {
+        if name == nil, arguments.isEmpty, let kept = keptInstance(type), let typed = kept as? T { return typed }
         let instance = try resolveInstance(type, name: name, arguments: Arguments(arguments), state: nil)
         guard let typed = instance as? T else { throw typeMismatch(instance, expected: type, name: name, state: nil) }
         return typed
@@ -118,6 +119,13 @@ public final class Container: Sendable {
     public func optional<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T? {
         guard isDeclared(type) else { return nil }
         return try resolve(type, name: name)
+    }
+
+    /// The kept instance already resolved as `type`, if any: the whole of a warm singleton resolve.
+    @usableFromInline
+    func keptInstance(_ type: Any.Type) -> Any? {
+        let id = ObjectIdentifier(type)
+        return typeCache.withLock { $0.instances[id]?.value }
     }
 
     /// Whether a service is declared for `type`.
@@ -331,7 +339,7 @@ public final class Container: Sendable {
         for registration in registrations where matches(registration) { registration.slot.reset() }
         typeCache.withLock { cache in
             cache.generation += 1
-            for id in cache.instances.keys {
+            for id in cache.instances.identifiers {
                 if let target = cache.targets[id] ?? nil, let registration = target.unnamed, matches(registration) {
                     cache.instances[id] = nil
                 }
