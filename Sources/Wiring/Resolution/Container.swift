@@ -138,9 +138,16 @@ public final class Container: Sendable {
     func resolveInstance(_ type: Any.Type, name: String?, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
         let id = ObjectIdentifier(type)
         // One locked lookup: a kept instance that never expires, or what the type resolves to.
-        let (instance, cachedTarget, generation) = typeCache.withLock { cache -> (InstanceBox?, ResolutionTarget??, Int) in
-            if name == nil, let instance = cache.instances[id] { return (instance, nil, 0) }
-            return (nil, cache.targets[id], cache.generation)
+        var instance: InstanceBox?
+        var cachedTarget: ResolutionTarget??
+        var generation = 0
+        typeCache.withLock { cache in
+            if name == nil, let kept = cache.instances[id] {
+                instance = kept
+            } else {
+                cachedTarget = cache.targets[id]
+                generation = cache.generation
+            }
         }
         if let instance { return instance.value }
         guard let target = cachedTarget ?? target(for: type) else {

@@ -76,8 +76,10 @@ struct PathEntry {
 /// the instances of the `graph` scope. Used by one thread at a time.
 @usableFromInline
 final class ResolutionState {
-    var path: [PathEntry]
-    var graph: [ObjectIdentifier: Any] = [:]
+    // One resolution runs on one thread at a time (a factory's nested resolves run inside it),
+    // so these need no run-time exclusivity checks on the hot path.
+    @exclusivity(unchecked) var path: [PathEntry]
+    @exclusivity(unchecked) var graph: [ObjectIdentifier: Any] = [:]
 
     init() {
         path = []
