@@ -79,8 +79,10 @@ final class InstanceSlot: Sendable {
     func finish(_ instance: Any, expires: ContinuousClock.Instant?, weakly: Bool) {
         let done: DispatchGroup? = state.withLock { state in
             guard case .building(_, let done) = state else { return nil }
-            if weakly, Swift.type(of: instance) is AnyClass {
-                state = .weak(WeakInstance(instance as AnyObject))
+            if weakly {
+                // `shared` keeps class instances weakly; a value cannot be held weakly, so it
+                // is not kept at all (as in Resolver): each resolve builds a new one.
+                state = Swift.type(of: instance) is AnyClass ? .weak(WeakInstance(instance as AnyObject)) : .empty
             } else {
                 state = .built(InstanceBox(value: instance), expires: expires)
             }

@@ -67,6 +67,17 @@ struct ScopeTests {
         _ = held
     }
 
+    @Test func sharedValueTypesAreNotKept() throws {
+        struct Settings { let serial: Int }
+        let path = try TestSupport.temporaryFile("wiring: 1\nservices:\n  Settings: { factory: settings, scope: shared }\n")
+        let counter = BuildCounter()
+        let registry = FactoryRegistry()
+        registry.factory("settings") { _ in counter.tick("settings"); return Settings(serial: counter["settings"]) }
+        let container = try Container(manifest: path, registry: registry)
+        #expect(try container.resolve(Settings.self).serial == 1)
+        #expect(try container.resolve(Settings.self).serial == 2)
+    }
+
     @Test func resetsOfOneServiceOneScopeAndEverything() throws {
         let container = try Fixture.container()
         let logger = try container.resolve(Logger.self)
