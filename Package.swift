@@ -11,6 +11,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // libyaml, read through its event API. Only `Wiring` imports it, and only `internal`ly.
@@ -19,7 +20,10 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
-        .target(name: "Wiring", dependencies: ["CYAML"]),
+        .target(
+            name: "Wiring",
+            dependencies: ["CYAML", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(
             name: "WiringCommands",
             dependencies: [
@@ -38,7 +42,10 @@ let package = Package(
         ),
         .testTarget(
             name: "WiringTests",
-            dependencies: ["Wiring", "WiringCommands", "WiringCLI"],
+            dependencies: [
+                "Wiring", "WiringCommands", "WiringCLI",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             exclude: ["Fixtures"]
         ),
     ]

@@ -9,16 +9,29 @@
 ///     parameters: { apiBaseURL: https://staging.example.com }
 /// ```
 ///
-/// Blocks of the same name in several imported files add up to one context.
+/// Blocks of the same name in several imported files add up to one context, and an overlay
+/// file beside the root manifest (`services.staging.yaml` for `services.yaml`) adds to it last,
+/// so its overrides win over the blocks'.
 public struct ContextDefinition: Sendable {
     /// The context's name.
     public let name: String
     /// Where the context was first declared.
     public let location: SourceLocation
-    /// Overrides of services, in source order.
+    /// Overrides of services, in the order they apply.
     public let services: [ServiceOverride]
-    /// Overrides of parameters, in source order.
+    /// Overrides of parameters, in the order they apply.
     public let parameters: [Parameter]
+    /// Services the context adds (`add:`), which exist only while it is active.
+    public let added: [ServiceDefinition]
+
+    package init(name: String, location: SourceLocation, services: [ServiceOverride],
+                 parameters: [Parameter], added: [ServiceDefinition]) {
+        self.name = name
+        self.location = location
+        self.services = services
+        self.parameters = parameters
+        self.added = added
+    }
 }
 
 /// What a context changes in one service. Every field it leaves out keeps the service's value.
@@ -39,8 +52,13 @@ public struct ServiceOverride: Sendable {
     public let implements: [ImplementsEntry]?
     /// Named variants replacing the service's, when written.
     public let names: [NamedVariant]?
-    /// Arguments merged over the service's.
+    /// Arguments merged over the service's key by key, or replacing them (``replacesArgs``).
     public let args: ManifestMap?
+    /// Whether `args` was tagged `!replace`: it replaces the service's mapping whole.
+    public let replacesArgs: Bool
+    /// Whether `names` was tagged `!replace`: it replaces every variant, instead of replacing
+    /// variants of the same name and adding the others.
+    public let replacesNames: Bool
     /// A decorated service replacing the service's.
     public let decorates: Located<String>?
     /// `false` switches the service off in this context.

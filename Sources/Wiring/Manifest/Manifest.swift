@@ -25,6 +25,11 @@ public struct Manifest: Sendable {
     public let customScopes: [CustomScope]
     /// Warnings found while loading (an unset environment variable, for example).
     public internal(set) var diagnostics: [Diagnostic]
+    /// The contexts applied to this manifest, in order (empty for the manifest as loaded).
+    public internal(set) var appliedContexts: [String] = []
+    /// Services an applied context switched off (`enabled: false`), with the context and the
+    /// place that did it.
+    package internal(set) var switchedOff: [String: Located<String>] = [:]
 
     /// Every `$(name)` reference to a parameter, found while decoding.
     package let parameterReferences: [Located<String>]

@@ -50,9 +50,13 @@ package enum ManifestSchema {
     ]
 
     package static let context: [Field] = [
-        Field(name: "services", summary: "Overrides of services, by service key."),
-        Field(name: "parameters", summary: "Overrides of parameters."),
+        Field(name: "services", summary: "Overrides of existing services, by service key."),
+        Field(name: "parameters", summary: "Overrides of declared parameters."),
+        Field(name: "add", summary: "Services that exist only in this context."),
     ]
+
+    /// An overlay file (`services.staging.yaml`): a context's body as a file of its own.
+    package static let overlay: [Field] = [topLevel[0]] + context
 
     package static let serviceOverride: [Field] = service + [
         Field(name: "enabled", summary: "false switches the service off in this context."),

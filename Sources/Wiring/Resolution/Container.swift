@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Dispatch
+public import Logging
 import Synchronization
 
 /// The container: a manifest bound to a registry's factories, resolving services by type,
@@ -30,17 +31,24 @@ public final class Container: Sendable {
         public var environment: [String: String]?
         /// The clock time-to-live is measured on; inject one in tests.
         public var now: @Sendable () -> ContinuousClock.Instant
+        /// Where the container logs (the active contexts at info level); nothing is logged when
+        /// `nil`.
+        public var logger: Logger?
 
         /// Creates options.
         public init(environment: [String: String]? = nil,
-                    now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+                    now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+                    logger: Logger? = nil) {
             self.environment = environment
             self.now = now
+            self.logger = logger
         }
     }
 
-    /// The manifest the container was built from.
+    /// The manifest the container was built from, with its active contexts applied.
     public let manifest: Manifest
+    /// The contexts applied, in order, each with where its name came from.
+    public let activeContexts: [ActiveContext]
     /// Remarks from building the container: factories no service uses (info), warnings.
     public let diagnostics: [Diagnostic]
 
@@ -60,13 +68,18 @@ public final class Container: Sendable {
         var generation = 0
     }
 
-    /// Loads the manifest at `path` and builds a container from it.
+    /// Loads the manifest at `path` (with its imports and overlay files) and builds a container
+    /// from it with the chosen contexts applied.
     ///
-    /// - Throws: ``ManifestError`` with every problem of the manifest or of binding it.
-    public convenience init(manifest path: String, registry: FactoryRegistry, options: Options = Options()) throws(ManifestError) {
+    /// - Throws: ``ManifestError`` with every problem of the manifest, of the contexts or of
+    ///   binding it.
+    public convenience init(
+        manifest path: String, registry: FactoryRegistry, contexts: ContextSelection = .launch(),
+        options: Options = Options()
+    ) throws(ManifestError) {
         let environment = options.environment ?? ProcessInfo.processInfo.environment
         let manifest = try ManifestLoader(environment: environment).load(path)
-        try self.init(manifest: manifest, registry: registry, options: options)
+        try self.init(manifest: manifest, registry: registry, contexts: contexts, options: options)
     }
 
     /// Builds a container from a loaded manifest and a registry.
@@ -74,18 +87,33 @@ public final class Container: Sendable {
     /// - Throws: ``ManifestError`` listing, each at its position, every factory key that is not
     ///   registered (with a did-you-mean), every environment variable that is unset with no
     ///   default, and every factory registered twice.
-    public init(manifest: Manifest, registry: FactoryRegistry, options: Options = Options()) throws(ManifestError) {
+    ///
+    /// The contexts are applied once, here: the container is a plain table, so resolving costs
+    /// the same with contexts as without. To switch contexts, build another container.
+    public init(
+        manifest loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection = .launch(),
+        options: Options = Options()
+    ) throws(ManifestError) {
         let environment = options.environment ?? ProcessInfo.processInfo.environment
+        let active = try contexts.resolve(for: loaded)
+        let manifest = try loaded.applying(contexts: active.map(\.name))
         var binder = Binder(manifest: manifest, registry: registry, environment: environment)
         let table = binder.bind()
         if binder.diagnostics.containsErrors {
             throw ManifestError(binder.diagnostics.filter { $0.severity != .info })
         }
         self.manifest = manifest
+        self.activeContexts = active
         self.diagnostics = binder.diagnostics
         self.targets = table.targets
         self.registrations = table.registrations
         self.now = options.now
+        options.logger?.info("\(contextSummary)")
+    }
+
+    /// `contexts: staging (WIRING_CONTEXT), test (automatic)`, or `contexts: none`.
+    public var contextSummary: String {
+        "contexts: " + (activeContexts.isEmpty ? "none" : activeContexts.map(\.description).joined(separator: ", "))
     }
 
     // MARK: - Resolving
@@ -213,6 +241,12 @@ public final class Container: Sendable {
     }
 
     private func unknownService(_ name: String, state: ResolutionState?) -> ResolutionError {
+        if let off = manifest.switchedOff[name] {
+            return ResolutionError(
+                .unknownService(name),
+                message: "service \(name) is switched off in context '\(off.value)' (\(off.location))",
+                path: state?.steps ?? [])
+        }
         let declared = manifest.services.map(\.key)
         let shown = declared.prefix(12).joined(separator: ", ") + (declared.count > 12 ? ", and \(declared.count - 12) more" : "")
         let hint = Suggestion.hint(for: name, in: targets.keys)

@@ -19,7 +19,7 @@ extension YAMLNode {
         case .float: return (Self.parseDouble(text) ?? Self.parseInt(text).map(Double.init)).map(YAMLScalarValue.double)
         case .bool: return Self.parseBool(text).map(YAMLScalarValue.bool)
         case .null: return Self.isNull(text) ? .null : nil
-        case .map, .seq, .merge: return nil
+        case .map, .seq, .merge, .replace: return nil
         case .placeholder: return .null
         case .none:
             guard style.isPlain else { return .string(text) }

@@ -75,6 +75,9 @@ package enum YAMLTag: Sendable, Hashable {
     case merge
     /// `!secret`: a value that must never be shown in messages, logs or output.
     case secret
+    /// `!replace`: in a context, a mapping or list that replaces the service's instead of
+    /// merging with it.
+    case replace
     /// Stands in for an undefined alias, already reported: later stages say nothing more of it.
     case placeholder
 
@@ -91,6 +94,7 @@ package enum YAMLTag: Sendable, Hashable {
         case "tag:yaml.org,2002:seq": self = .seq
         case "tag:yaml.org,2002:merge": self = .merge
         case "!secret": self = .secret
+        case "!replace": self = .replace
         default: return nil
         }
     }

@@ -176,7 +176,7 @@ private struct TreeBuilder {
             let rawTag = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
             let rawAnchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
             var tag = readTag(rawTag, line: line, column: column)
-            if tag != .none && tag != .nonSpecific && tag != (isMapping ? .map : .seq) {
+            if tag != .none && tag != .nonSpecific && tag != .replace && tag != (isMapping ? .map : .seq) {
                 diagnostics.append(.error(
                     "\(Self.displayTag(tag)) cannot tag a \(isMapping ? "mapping" : "list")",
                     at: location(line: line, column: column)))
@@ -302,7 +302,7 @@ private struct TreeBuilder {
         if let tag = YAMLTag(text) { return tag }
         let shown = text.hasPrefix("tag:yaml.org,2002:") ? "!!" + text.dropFirst(18) : text
         diagnostics.append(.error(
-            "unknown tag '\(shown)'; a manifest is plain data (tags allowed: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !secret)",
+            "unknown tag '\(shown)'; a manifest is plain data (tags allowed: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !secret, !replace)",
             at: location(line: line, column: column)))
         return .none
     }
@@ -319,6 +319,7 @@ private struct TreeBuilder {
         case .seq: "!!seq"
         case .merge: "!!merge"
         case .secret: "!secret"
+        case .replace: "!replace"
         case .placeholder: "!"
         }
     }

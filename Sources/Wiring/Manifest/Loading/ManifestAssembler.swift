@@ -4,13 +4,13 @@ package struct ManifestAssembler {
 
     package init() {}
 
-    package mutating func assemble(_ files: [ManifestFile]) -> Manifest {
+    package mutating func assemble(_ files: [ManifestFile], overlays: [ContextDefinition] = [], overlayFiles: [String] = []) -> Manifest {
         var parameters: [Parameter] = []
         var parameterAt: [String: SourceLocation] = [:]
         var services: [ServiceDefinition] = []
         services.reserveCapacity(files.reduce(0) { $0 + $1.services.count })
         var serviceIndex = [String: Int](minimumCapacity: services.capacity)
-        var contexts: [(name: String, location: SourceLocation, services: [ServiceOverride], parameters: [Parameter])] = []
+        var contexts: [(name: String, location: SourceLocation, services: [ServiceOverride], parameters: [Parameter], added: [ServiceDefinition])] = []
         var contextIndex: [String: Int] = [:]
         var defaultScope: Located<Scope>?
         var customScopes: [CustomScope] = []
@@ -46,9 +46,10 @@ package struct ManifestAssembler {
                 if let index = contextIndex[context.name] {
                     contexts[index].services += context.services
                     contexts[index].parameters += context.parameters
+                    contexts[index].added += context.added
                 } else {
                     contextIndex[context.name] = contexts.count
-                    contexts.append((context.name, context.location, context.services, context.parameters))
+                    contexts.append((context.name, context.location, context.services, context.parameters, context.added))
                 }
             }
         }
@@ -61,11 +62,20 @@ package struct ManifestAssembler {
             let parameters = context.parameters.filter {
                 claim($0.name, at: $0.location, in: &parameterAt, what: "override of parameter", inContext: context.name)
             }
-            return ContextDefinition(name: context.name, location: context.location, services: services, parameters: parameters)
-        }
+            var addedAt: [String: SourceLocation] = [:]
+            let added = context.added.filter {
+                claim($0.key, at: $0.location, in: &addedAt, what: "added service", inContext: context.name)
+            }
+            // An overlay file applies after the blocks, so its overrides may repeat theirs.
+            let overlay = overlays.first { $0.name == context.name }
+            return ContextDefinition(
+                name: context.name, location: context.location,
+                services: services + (overlay?.services ?? []), parameters: parameters + (overlay?.parameters ?? []),
+                added: added + (overlay?.added ?? []))
+        } + overlays.filter { contextIndex[$0.name] == nil }
         return Manifest(
             version: files.first?.version?.value ?? ManifestSchema.supportedVersions[0],
-            files: files.map(\.path),
+            files: files.map(\.path) + overlayFiles,
             parameters: parameters,
             services: services,
             contexts: mergedContexts,

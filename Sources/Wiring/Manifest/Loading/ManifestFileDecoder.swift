@@ -176,8 +176,31 @@ package struct ManifestFileDecoder {
     }
 
     private mutating func context(_ name: String, _ pair: YAMLPair) -> ContextDefinition {
+        let fields = self.fields(of: pair.value, schema: ManifestSchema.context, in: "context '\(name)'")
+        return contextBody(name, fields: fields, at: location(pair.key))
+    }
+
+    /// Decodes an overlay file (`services.staging.yaml`): the body of context `name`.
+    package mutating func decodeOverlay(_ root: YAMLNode?, context name: String) -> (version: Located<Int>?, context: ContextDefinition) {
+        let start = SourceLocation(fileID: fileID, line: 1, column: 1)
+        guard let root, case .mapping = root.content else {
+            diagnostics.append(.error("an overlay file must be a mapping with 'wiring: 1' and the keys of a context", at: root.map(location) ?? start))
+            return (nil, ContextDefinition(name: name, location: start, services: [], parameters: [], added: []))
+        }
+        currentContext = name
+        defer { currentContext = nil }
+        let fields = self.fields(of: root, schema: ManifestSchema.overlay, in: "overlay file for context '\(name)'")
+        var version: Located<Int>?
+        if let node = fields["wiring"], case .int(let number) = node.resolvedScalar, ManifestSchema.supportedVersions.contains(number) {
+            version = Located(number, at: location(node))
+        } else {
+            diagnostics.append(.error("an overlay file needs 'wiring: 1'", at: fields["wiring"].map(location) ?? start))
+        }
+        return (version, contextBody(name, fields: fields, at: start))
+    }
+
+    private mutating func contextBody(_ name: String, fields: Fields, at location: SourceLocation) -> ContextDefinition {
         let what = { "context '\(name)'" }
-        let fields = self.fields(of: pair.value, schema: ManifestSchema.context, in: what())
         var overrides: [ServiceOverride] = []
         if let node = fields["services"] {
             for entry in pairs(node, "'services' of \(what())") {
@@ -185,8 +208,15 @@ package struct ManifestFileDecoder {
                 overrides.append(override(key, entry, context: name))
             }
         }
+        var added: [ServiceDefinition] = []
+        if let node = fields["add"] {
+            for entry in pairs(node, "'add' of \(what())") {
+                guard let key = key(entry.key) else { continue }
+                added.append(service(key, entry))
+            }
+        }
         let parameterOverrides = fields["parameters"].map { self.parameters($0, in: "'parameters' of \(what())") } ?? []
-        return ContextDefinition(name: name, location: location(pair.key), services: overrides, parameters: parameterOverrides)
+        return ContextDefinition(name: name, location: location, services: overrides, parameters: parameterOverrides, added: added)
     }
 
     private mutating func override(_ key: String, _ pair: YAMLPair, context: String) -> ServiceOverride {
@@ -210,6 +240,8 @@ package struct ManifestFileDecoder {
             implements: fields["implements"].map { implements($0, of: what()) },
             names: fields["names"].map { names($0, of: key) },
             args: fields["args"].flatMap { map($0, "'args' of \(what())") },
+            replacesArgs: fields["args"]?.tag == .replace,
+            replacesNames: fields["names"]?.tag == .replace,
             decorates: fields["decorates"].flatMap { string($0, "'decorates' of \(what())") },
             enabled: enabled)
     }

@@ -53,15 +53,16 @@ public struct ManifestLoader: Sendable {
     public func validate(_ path: String) -> ManifestValidation {
         var reader = ImportReader(limits: limits, environment: environment)
         reader.visit(path, importedAt: nil, chain: [])
+        let overlays = reader.overlays(of: path)
         var diagnostics = reader.diagnostics
         var assembler = ManifestAssembler()
-        let manifest = assembler.assemble(reader.files)
+        let manifest = assembler.assemble(reader.files, overlays: overlays, overlayFiles: reader.overlayFiles)
         diagnostics += assembler.diagnostics
         var validator = ManifestValidator(manifest: manifest)
         validator.run()
         diagnostics += validator.diagnostics
 
-        let order = Dictionary(reader.files.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { a, _ in a })
+        let order = Dictionary(manifest.files.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         diagnostics = diagnostics.enumerated().sorted { lhs, rhs in
             let (a, b) = (lhs.element.location, rhs.element.location)
             let keyA = (a.map { order[$0.file] ?? Int.max } ?? -1, a?.line ?? 0, a?.column ?? 0, lhs.offset)
@@ -100,6 +101,7 @@ private struct ImportReader {
     let limits: YAMLLimits
     let environment: [String: String]
     var files: [ManifestFile] = []
+    var overlayFiles: [String] = []
     var sources: [String: [UInt8]] = [:]
     var diagnostics: [Diagnostic] = []
     private var loaded: Set<String> = []
@@ -107,6 +109,41 @@ private struct ImportReader {
     init(limits: YAMLLimits, environment: [String: String]) {
         self.limits = limits
         self.environment = environment
+    }
+
+    /// Reads the overlay files beside the root manifest: `services.staging.yaml` beside
+    /// `services.yaml` is the `staging` context. Each is read like a manifest and decoded as the
+    /// body of its context.
+    mutating func overlays(of root: String) -> [ContextDefinition] {
+        let slash = root.lastIndex(of: "/")
+        let folder = slash.map { String(root[..<$0]) } ?? "."
+        let fileName = slash.map { String(root[root.index(after: $0)...]) } ?? root
+        guard let dot = fileName.lastIndex(of: ".") else { return [] }
+        let stem = fileName[..<dot], suffix = fileName[dot...]
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var contexts: [ContextDefinition] = []
+        for name in names.sorted() where name.hasPrefix(stem + ".") && name.hasSuffix(suffix) && name != fileName {
+            let context = String(name.dropFirst(stem.count + 1).dropLast(suffix.count))
+            guard !context.isEmpty, !context.contains("."), context != "schema" else { continue }
+            let path = slash == nil ? name : folder + "/" + name
+            let bytes: [UInt8]
+            do {
+                bytes = try SourceFiles.read(path, limit: limits.maxFileSize)
+            } catch {
+                diagnostics.append(.error("cannot read overlay file '\(path)' of context '\(context)'", at: nil))
+                continue
+            }
+            sources[path] = bytes
+            let yaml = YAMLReader.read(bytes, file: path, limits: limits)
+            diagnostics += yaml.diagnostics
+            if yaml.root == nil && yaml.diagnostics.containsErrors { continue }
+            var decoder = ManifestFileDecoder(file: path, environment: environment)
+            let overlay = decoder.decodeOverlay(yaml.root, context: context)
+            diagnostics += decoder.diagnostics
+            overlayFiles.append(path)
+            contexts.append(overlay.context)
+        }
+        return contexts
     }
 
     mutating func visit(_ path: String, importedAt: Located<String>?, chain: [(canonical: String, shown: String)]) {

@@ -6,8 +6,13 @@ package struct ManifestValidator {
     private let scopeNames: [String]
     private let customScopeNames: Set<String>
 
-    package init(manifest: Manifest) {
+    private let checksContexts: Bool
+
+    /// - Parameter checksContexts: `false` for a manifest with contexts already applied, whose
+    ///   context blocks were checked against the manifest as loaded.
+    package init(manifest: Manifest, checksContexts: Bool = true) {
         self.manifest = manifest
+        self.checksContexts = checksContexts
         scopeNames = Scope.builtIn.map(\.name) + manifest.customScopes.map(\.name)
         customScopeNames = Set(manifest.customScopes.map(\.name))
     }
@@ -16,7 +21,7 @@ package struct ManifestValidator {
         checkScopes()
         checkImplementsAndNames()
         checkDecorators()
-        checkContexts()
+        if checksContexts { checkContexts() }
         checkParameters()
     }
 
@@ -188,6 +193,13 @@ package struct ManifestValidator {
                 for variant in override.names ?? [] {
                     if let scope = variant.scope { checkScope(scope) }
                 }
+            }
+            for service in context.added {
+                if let existing = manifest.service(service.key) {
+                    error("context '\(context.name)' adds service '\(service.key)', which is already declared; override it under 'services' instead",
+                          at: service.location, notes: [Diagnostic.Note("service '\(service.key)' is declared here", at: existing.location)])
+                }
+                if let scope = service.scope { checkScope(scope) }
             }
             for parameter in context.parameters where manifest.parameter(parameter.name) == nil {
                 error("context '\(context.name)' overrides unknown parameter '\(parameter.name)'\(Suggestion.hint(for: parameter.name, in: parameterNames))",

@@ -1,0 +1,119 @@
+extension Manifest {
+    /// The manifest with `contexts` applied in order, the later winning, checked again as a whole.
+    ///
+    /// What a context changes, field by field:
+    ///
+    /// | field | rule |
+    /// | --- | --- |
+    /// | `factory`, `scope`, `ttl`, `decorates` | replaced |
+    /// | `args` | merged key by key (the context's values win); `args: !replace { … }` replaces the mapping |
+    /// | `implements` | replaced |
+    /// | `names` | merged by name (a variant of the same name is replaced); `names: !replace { … }` replaces all |
+    /// | `enabled: false` | switches the service off: it and its `implements` types no longer resolve |
+    /// | `add:` | adds services that exist only while the context is active |
+    /// | `parameters` | replace the values of declared parameters |
+    ///
+    /// ```swift
+    /// let staging = try manifest.applying(contexts: ["staging", "mock-api"])
+    /// ```
+    ///
+    /// - Throws: ``ManifestError`` for an unknown context name (with a did-you-mean), or for a
+    ///   problem that only appears with these contexts applied (an `implements` collision, a
+    ///   decorator of a service switched off), with the contexts named.
+    public func applying(contexts names: [String]) throws(ManifestError) -> Manifest {
+        guard !names.isEmpty else { return self }
+        let defined = contexts.map(\.name)
+        let unknown = names.filter { context($0) == nil }
+        if !unknown.isEmpty {
+            throw ManifestError(unknown.map { name in
+                .error("unknown context '\(name)'\(Suggestion.hint(for: name, in: defined)) (contexts: \(defined.isEmpty ? "none are defined" : defined.sorted().joined(separator: ", ")))", at: nil)
+            })
+        }
+        var services = self.services
+        var parameters = self.parameters
+        var switchedOff = self.switchedOff
+        var switchedOffDefinitions: [String: ServiceDefinition] = [:]
+        for name in names {
+            let context = context(name)!
+            for override in context.parameters {
+                if let index = parameters.firstIndex(where: { $0.name == override.name }) {
+                    parameters[index] = Parameter(name: override.name, location: override.location, value: override.value)
+                }
+            }
+            for added in context.added {
+                services.removeAll { $0.key == added.key }
+                services.append(added)
+            }
+            for override in context.services {
+                if override.enabled?.value == true, let restored = switchedOffDefinitions.removeValue(forKey: override.key) {
+                    services.append(restored)
+                    switchedOff[override.key] = nil
+                }
+                guard let index = services.firstIndex(where: { $0.key == override.key }) else { continue }
+                if let enabled = override.enabled, !enabled.value {
+                    switchedOffDefinitions[override.key] = services.remove(at: index)
+                    switchedOff[override.key] = Located(name, at: enabled.location)
+                    continue
+                }
+                services[index] = services[index].overridden(by: override)
+            }
+        }
+        var applied = Manifest(
+            version: version, files: files, parameters: parameters, services: services,
+            contexts: contexts, defaultScope: defaultScope, customScopes: customScopes,
+            parameterReferences: parameterReferences, diagnostics: diagnostics)
+        applied.appliedContexts = appliedContexts + names
+        applied.switchedOff = switchedOff
+
+        var validator = ManifestValidator(manifest: applied, checksContexts: false)
+        validator.run()
+        let problems = validator.diagnostics.filter { $0.severity == .error }
+        if !problems.isEmpty {
+            let note = Diagnostic.Note("with context\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) applied")
+            throw ManifestError(problems.map { diagnostic in
+                var diagnostic = diagnostic
+                diagnostic.notes.append(note)
+                return diagnostic
+            })
+        }
+        return applied
+    }
+}
+
+extension ServiceDefinition {
+    /// This definition with a context's override applied (see ``Manifest/applying(contexts:)``).
+    func overridden(by override: ServiceOverride) -> ServiceDefinition {
+        var names = self.names
+        if let variants = override.names {
+            if override.replacesNames {
+                names = variants
+            } else {
+                for variant in variants {
+                    if let index = names.firstIndex(where: { $0.name == variant.name }) {
+                        names[index] = variant
+                    } else {
+                        names.append(variant)
+                    }
+                }
+            }
+        }
+        var args = self.args
+        if let overriding = override.args {
+            if override.replacesArgs || args == nil {
+                args = overriding
+            } else if let base = args {
+                let kept = base.entries.filter { overriding[$0.key] == nil }
+                args = ManifestMap(kept + overriding.entries, at: overriding.location)
+            }
+        }
+        return ServiceDefinition(
+            key: key, location: location,
+            factory: override.factory ?? factory,
+            scope: override.scope ?? scope,
+            timeToLive: override.timeToLive ?? timeToLive,
+            implements: override.implements ?? implements,
+            names: names,
+            args: args,
+            decorates: override.decorates ?? decorates)
+    }
+}
