@@ -11,7 +11,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // libyaml, read through its event API. Only `Wiring` imports it, and only `internal`ly.
@@ -40,10 +40,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A small program the context tests run as a child process, with WIRING_CONTEXT set.
+        .executableTarget(name: "ContextProbe", dependencies: ["Wiring"], path: "Tests/ContextProbe"),
         .testTarget(
             name: "WiringTests",
             dependencies: [
-                "Wiring", "WiringCommands", "WiringCLI",
+                "Wiring", "WiringCommands", "WiringCLI", "ContextProbe",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures"]

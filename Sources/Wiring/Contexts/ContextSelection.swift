@@ -94,7 +94,7 @@ public struct ContextSelection: Sendable {
         let unknown = chosen.filter { manifest.context($0.name) == nil }
         if !unknown.isEmpty {
             throw ManifestError(unknown.map { context in
-                .error("unknown context '\(context.name)' (\(context.source))\(Suggestion.hint(for: context.name, in: defined)); contexts: \(defined.isEmpty ? "none are defined" : defined.sorted().joined(separator: ", "))", at: nil)
+                .error("unknown context '\(context.name)' from \(context.source)\(Suggestion.hint(for: context.name, in: defined)) (contexts: \(defined.isEmpty ? "none are defined" : defined.sorted().joined(separator: ", ")))", at: nil)
             })
         }
         // A context named twice applies once, at its last place.

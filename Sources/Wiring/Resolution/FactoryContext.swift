@@ -23,6 +23,8 @@ public struct FactoryContext {
 
     /// The key of the service being built (for a decorator, the decorator's key).
     public var serviceKey: String { decorator < 0 ? registration.key : registration.decorators[decorator].key }
+    /// The key of the factory running (as registered in the ``FactoryRegistry``).
+    public var factoryKey: String { decorator < 0 ? registration.factoryKey : registration.decorators[decorator].factoryKey }
     /// The named variant being built, if any.
     public var name: String? { decorator < 0 ? registration.name : nil }
     /// The service's static arguments (`args:`), with `${…}` and `$(…)` filled in.

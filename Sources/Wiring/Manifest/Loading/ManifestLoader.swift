@@ -41,7 +41,9 @@ public struct ManifestLoader: Sendable {
     /// - Returns: The validated model; its ``Manifest/diagnostics`` hold any warnings.
     /// - Throws: ``ManifestError`` with every diagnostic when any of them is an error.
     public func load(_ path: String) throws(ManifestError) -> Manifest {
-        let result = validate(path)
+        // Contexts are checked when they are applied (a container applies its own), so loading
+        // does not check each one the way `validate` does.
+        let result = check(path, eachContext: false)
         guard let manifest = result.manifest else { throw ManifestError(result.diagnostics) }
         return manifest
     }
@@ -50,7 +52,15 @@ public struct ManifestLoader: Sendable {
     ///
     /// Diagnostics come in a stable order: files in the order they were read, then by line
     /// and column.
+    ///
+    /// Besides the manifest as written, it applies each context in turn and reports the
+    /// problems that only appear with it (an `implements` collision, a decorator of a service
+    /// the context switches off), each with the context named in a note.
     public func validate(_ path: String) -> ManifestValidation {
+        check(path, eachContext: true)
+    }
+
+    private func check(_ path: String, eachContext: Bool) -> ManifestValidation {
         var reader = ImportReader(limits: limits, environment: environment)
         reader.visit(path, importedAt: nil, chain: [])
         let overlays = reader.overlays(of: path)
@@ -61,6 +71,17 @@ public struct ManifestLoader: Sendable {
         var validator = ManifestValidator(manifest: manifest)
         validator.run()
         diagnostics += validator.diagnostics
+        // Problems that only appear with a context applied (an implements collision, a
+        // decorator of a service the context switches off), each reported with its context.
+        if eachContext && !diagnostics.containsErrors {
+            for context in manifest.contexts {
+                do {
+                    _ = try manifest.applying(contexts: [context.name])
+                } catch {
+                    diagnostics += error.diagnostics
+                }
+            }
+        }
 
         let order = Dictionary(manifest.files.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         diagnostics = diagnostics.enumerated().sorted { lhs, rhs in

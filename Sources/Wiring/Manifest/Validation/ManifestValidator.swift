@@ -144,6 +144,9 @@ package struct ManifestValidator {
             guard let target = service.decorates else { continue }
             if target.value == service.key {
                 error("service '\(service.key)' decorates itself", at: target.location)
+            } else if let off = manifest.switchedOff[target.value] {
+                error("service '\(service.key)' decorates '\(target.value)', which context '\(off.value)' switches off (\(off.location))",
+                      at: target.location)
             } else if manifest.service(target.value) == nil {
                 error("service '\(service.key)' decorates unknown service '\(target.value)'\(Suggestion.hint(for: target.value, in: keys))",
                       at: target.location)

@@ -1,0 +1,32 @@
+// Builds a container from the manifest named on the command line, with the contexts chosen at
+// launch (WIRING_CONTEXT, --wiring-context), and prints what they changed.
+import Foundation
+import Wiring
+
+final class Greeter: Sendable {
+    let text: String
+    init(text: String) { self.text = text }
+}
+
+let registry = FactoryRegistry()
+registry.factory("greeter") { r in
+    let once = try r.arg("greeting", as: String.self) + (try r.arg("punctuation", default: ""))
+    return Greeter(text: String(repeating: once, count: try r.arg("repeat", default: 1)))
+}
+for key in ["system-clock", "fixed-clock", "audit", "banner"] {
+    registry.factory(key) { r in r.factoryKey }
+}
+
+guard CommandLine.arguments.count > 1 else {
+    FileHandle.standardError.write(Data("usage: ContextProbe MANIFEST [--wiring-context NAMES]\n".utf8))
+    exit(2)
+}
+do {
+    let container = try Container(manifest: CommandLine.arguments[1], registry: registry)
+    print(container.contextSummary)
+    print("greeting: \(try container.resolve(Greeter.self).text)")
+    print("clock: \(try container.resolve(key: "Clock"))")
+} catch {
+    print(error)
+    exit(1)
+}
