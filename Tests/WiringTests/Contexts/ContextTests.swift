@@ -144,9 +144,9 @@ struct ContextTests {
         #expect(ContextSelection.isRunningTests(arguments: ["runner", "--testing-library", "swift-testing"], environment: [:]))
         #expect(ContextSelection.isRunningTests(arguments: ["app"], environment: ["XCTestConfigurationFilePath": "/tmp/x"]))
         #expect(!ContextSelection.isRunningTests(arguments: ["/usr/bin/app"], environment: [:]))
-        // This process is a test runner: .launch() applies `test` by itself.
-        #expect(try container(.launch()).activeContexts.map(\.description) == ["test (automatic)"])
-        #expect(try container(.launch(detectsTests: false)).activeContexts.isEmpty)
+        // This process is a test runner: with its real arguments, `test` applies by itself.
+        #expect(try container(ContextSelection(environment: [:])).activeContexts.map(\.description) == ["test (automatic)"])
+        #expect(try container(ContextSelection(detectsTests: false, environment: [:])).activeContexts.isEmpty)
     }
 
     // MARK: Errors

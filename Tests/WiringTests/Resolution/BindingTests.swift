@@ -9,7 +9,7 @@ struct BindingTests {
         registry.factory("user-store") { _ in Clock() }
         registry.factory("replica-store") { _ in Clock() }
         #expect {
-            try Container(manifest: TestSupport.fixture("container/unbound.yaml"), registry: registry,
+            try Container(manifest: TestSupport.fixture("container/unbound.yaml"), registry: registry, contexts: .none,
                           options: Container.Options(environment: [:]))
         } throws: { error in
             TestSupport.headlines((error as? ManifestError)?.diagnostics ?? []) == [
@@ -25,7 +25,7 @@ struct BindingTests {
     @Test func unusedFactoriesAreInformation() throws {
         let registry = Fixture.registry()
         registry.factory("spare") { _ in Clock() }
-        let container = try Container(manifest: TestSupport.fixture("container/app.yaml"), registry: registry)
+        let container = try Container(manifest: TestSupport.fixture("container/app.yaml"), registry: registry, contexts: .none)
         #expect(container.diagnostics.map(\.severity) == [.info])
         #expect(container.diagnostics.first?.message == "factory 'spare' is registered but no service uses it")
         #expect(container.diagnostics.first?.location?.file == "WiringTests/BindingTests.swift")
@@ -35,7 +35,7 @@ struct BindingTests {
         let registry = Fixture.registry()
         registry.factory("clock") { _ in Clock() }
         #expect {
-            try Container(manifest: TestSupport.fixture("container/app.yaml"), registry: registry)
+            try Container(manifest: TestSupport.fixture("container/app.yaml"), registry: registry, contexts: .none)
         } throws: { error in
             let diagnostic = (error as? ManifestError)?.diagnostics.first
             return diagnostic?.message == "factory 'clock' is registered twice; pass overriding: true to replace it on purpose"
@@ -45,7 +45,7 @@ struct BindingTests {
         let overridden = Fixture.registry()
         overridden.factory("clock", overriding: true) { _ in Clock() }
         #expect(throws: Never.self) {
-            try Container(manifest: TestSupport.fixture("container/app.yaml"), registry: overridden)
+            try Container(manifest: TestSupport.fixture("container/app.yaml"), registry: overridden, contexts: .none)
         }
     }
 }

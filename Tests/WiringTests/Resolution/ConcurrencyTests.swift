@@ -38,7 +38,7 @@ struct ConcurrencyTests {
             if gate.wait(timeout: .now() + 10) == .timedOut { timedOut.tick("gate") }
             return SlowSingleton()
         }
-        let container = try Container(manifest: TestSupport.fixture("container/app.yaml"), registry: registry)
+        let container = try Container(manifest: TestSupport.fixture("container/app.yaml"), registry: registry, contexts: .none)
         let finished = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             _ = try? container.resolve(SlowSingleton.self)

@@ -90,7 +90,7 @@ struct ContainerTests {
         let registry = FactoryRegistry()
         registry.factory("greeter") { r in Greeter(greeting: try r.arg("greting")) }
         #expect {
-            try Container(manifest: path, registry: registry).resolve(Greeter.self)
+            try Container(manifest: path, registry: registry, contexts: .none).resolve(Greeter.self)
         } throws: { error in
             "\(error)" == "\(path):3:3: service Greeter has no argument 'greting' (it has none)"
         }

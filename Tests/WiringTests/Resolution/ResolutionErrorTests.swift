@@ -38,7 +38,7 @@ struct ResolutionErrorTests {
     @Test func nestedFailureShowsTheResolutionPath() throws {
         let registry = Fixture.registry()
         registry.factory("handler", overriding: true) { r in _ = try r.resolve(Broken.self); return Handler(first: RequestContext(), second: RequestContext()) }
-        let container = try Container(manifest: path, registry: registry)
+        let container = try Container(manifest: path, registry: registry, contexts: .none)
         #expect {
             try container.resolve(Handler.self)
         } throws: { error in
@@ -67,7 +67,7 @@ struct ResolutionErrorTests {
             if attempts["logger"] == 1 { throw StoreUnavailable() }
             return Logger(level: try r.arg("level"), port: 1, tags: [])
         }
-        let container = try Container(manifest: path, registry: registry)
+        let container = try Container(manifest: path, registry: registry, contexts: .none)
         #expect(throws: ResolutionError.self) { try container.resolve(Logger.self) }
         let logger = try container.resolve(Logger.self)
         #expect(try container.resolve(Logger.self) === logger)

@@ -73,7 +73,7 @@ struct ScopeTests {
         let counter = BuildCounter()
         let registry = FactoryRegistry()
         registry.factory("settings") { _ in counter.tick("settings"); return Settings(serial: counter["settings"]) }
-        let container = try Container(manifest: path, registry: registry)
+        let container = try Container(manifest: path, registry: registry, contexts: .none)
         #expect(try container.resolve(Settings.self).serial == 1)
         #expect(try container.resolve(Settings.self).serial == 2)
     }
@@ -103,7 +103,7 @@ struct ScopeTests {
         let path = try TestSupport.temporaryFile("wiring: 1\nscopes: { default: singleton }\nservices:\n  Clock: { factory: clock }\n")
         let registry = FactoryRegistry()
         registry.factory("clock") { _ in Clock() }
-        let container = try Container(manifest: path, registry: registry)
+        let container = try Container(manifest: path, registry: registry, contexts: .none)
         #expect(try container.resolve(Clock.self) === container.resolve(Clock.self))
     }
 }

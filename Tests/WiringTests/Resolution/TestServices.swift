@@ -113,7 +113,7 @@ enum Fixture {
         counter: BuildCounter = BuildCounter(), clock: ManualClock = ManualClock(), environment: [String: String] = [:]
     ) throws -> Container {
         try Container(
-            manifest: TestSupport.fixture("container/app.yaml"), registry: registry(counter: counter),
+            manifest: TestSupport.fixture("container/app.yaml"), registry: registry(counter: counter), contexts: .none,
             options: Container.Options(environment: environment, now: { clock.now }))
     }
 }
