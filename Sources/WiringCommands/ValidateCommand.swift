@@ -1,38 +1,35 @@
 public import ArgumentParser
 import Wiring
 
-/// `validate`: checks manifests and their imports, printing every problem in one pass.
+/// `wiring validate`: checks manifests and their imports, printing every problem in one pass.
 ///
-/// Add it to your own tool, or run it as `wiring validate`:
-///
-/// ```swift
-/// @main struct MyTool: ParsableCommand {
-///     static let configuration = CommandConfiguration(subcommands: [ValidateCommand.self])
-/// }
-/// ```
-///
-/// Exits 0 when no diagnostic is an error (warnings allowed) and 1 otherwise.
+/// Without an app's registry it checks everything but factory keys; with `--catalog` (the JSON
+/// an app's `catalog` command writes) it checks those too. Exits 0 when no diagnostic is an
+/// error (warnings allowed), 1 otherwise; usage errors keep ArgumentParser's exit code.
 public struct ValidateCommand: ParsableCommand {
     /// The command's name and help.
     public static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check manifests and everything they import, reporting every problem at once.",
         discussion: """
-            Reads each manifest with its imports and reports, as path:line:col: error: message, \
-            every unknown key (with a did-you-mean), value of the wrong kind, unknown scope, \
-            duplicate service or parameter, implements collision, unknown decorated or overridden \
-            service, undefined parameter, missing import and import cycle. An environment variable \
-            read with ${NAME} that is unset and has no default is a warning.
+            Reads each manifest with its imports and overlay files and reports, as \
+            path:line:col: error: message, every unknown key (with a did-you-mean), value of the \
+            wrong kind, unknown scope, duplicate service or parameter, implements collision, \
+            unknown decorated or overridden service, undefined parameter, missing import and \
+            import cycle. An environment variable read with ${NAME} that is unset and has no \
+            default is a warning. Each context is also applied alone, and what only appears with \
+            it is reported with the context named. With --catalog, factory keys are checked too.
 
             Exits 0 when there is no error (warnings allowed), 1 when there is any.
 
-            Example:
+            Examples:
               wiring validate config/services.yaml
+              wiring validate config/services.yaml --context staging --context mock-api
+              wiring validate config/services.yaml --catalog factories.json --format json
             """)
 
-    /// The manifests to check.
-    @Argument(help: "The root manifests to check; imports are followed.")
-    public var paths: [String]
+    /// What to check and how to print it.
+    @OptionGroup public var options: ValidateOptions
 
     /// Creates the command; ArgumentParser fills in its arguments.
     public init() {}
@@ -40,24 +37,6 @@ public struct ValidateCommand: ParsableCommand {
     /// Validates each manifest and prints its diagnostics, then a summary.
     /// - Throws: `ExitCode(1)` when any diagnostic is an error.
     public func run() throws {
-        let loader = ManifestLoader()
-        var errors = 0, warnings = 0
-        for path in paths {
-            let result = loader.validate(path)
-            for diagnostic in result.diagnostics {
-                print(diagnostic.formatted())
-            }
-            errors += result.errors.count
-            warnings += result.warnings.count
-            if let manifest = result.manifest {
-                print("\(path): \(manifest.services.count) services, \(manifest.contexts.count) contexts, \(manifest.files.count) files")
-            }
-        }
-        print("\(count(errors, "error")), \(count(warnings, "warning")) in \(count(paths.count, "manifest"))")
-        if errors > 0 { throw ExitCode(1) }
-    }
-
-    private func count(_ number: Int, _ noun: String) -> String {
-        "\(number) \(noun)\(number == 1 ? "" : "s")"
+        try options.run()
     }
 }

@@ -73,6 +73,7 @@ extension Manifest {
             throw ManifestError(problems.map { diagnostic in
                 var diagnostic = diagnostic
                 diagnostic.notes.append(note)
+                diagnostic.context = names.joined(separator: ",")
                 return diagnostic
             })
         }

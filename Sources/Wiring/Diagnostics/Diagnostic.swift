@@ -11,9 +11,9 @@
 ///
 /// Loading and validation collect every diagnostic of a run in one pass; see
 /// ``ManifestLoader/validate(_:)`` and ``ManifestError``.
-public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Encodable {
     /// How serious a diagnostic is.
-    public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
+    public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable, Encodable {
         /// Information only, e.g. a factory that no service uses.
         case info
         /// Something likely wrong that does not stop a container from being built.
@@ -34,7 +34,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A secondary remark attached to a diagnostic, such as where a duplicate was first declared.
-    public struct Note: Sendable, Hashable {
+    public struct Note: Sendable, Hashable, Encodable {
         /// The text of the note.
         public var message: String
         /// Where the note points, if anywhere.
@@ -44,6 +44,17 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         public init(_ message: String, at location: SourceLocation? = nil) {
             self.message = message
             self.location = location
+        }
+
+        private enum CodingKeys: String, CodingKey { case message, file, line, column }
+
+        /// Encodes as `{message, file, line, column}`.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(message, forKey: .message)
+            try container.encodeIfPresent(location?.file, forKey: .file)
+            try container.encodeIfPresent(location?.line, forKey: .line)
+            try container.encodeIfPresent(location?.column, forKey: .column)
         }
     }
 
@@ -57,6 +68,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var notes: [Note]
     /// The text of the source line at ``location``, filled in by the loader, for the caret display.
     public var sourceLine: String?
+    /// The context (or contexts, comma-separated) the problem belongs to, when it only appears
+    /// with them applied.
+    public var context: String?
 
     /// Creates a diagnostic.
     public init(
@@ -73,9 +87,34 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         self.sourceLine = sourceLine
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case severity, message, file, line, column, context, notes
+    }
+
+    /// Encodes as `{severity, message, file, line, column, context, notes}`, the form
+    /// `wiring validate --format json` prints.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(severity, forKey: .severity)
+        try container.encode(message, forKey: .message)
+        try container.encodeIfPresent(location?.file, forKey: .file)
+        try container.encodeIfPresent(location?.line, forKey: .line)
+        try container.encodeIfPresent(location?.column, forKey: .column)
+        try container.encodeIfPresent(context, forKey: .context)
+        try container.encode(notes, forKey: .notes)
+    }
+
     /// Creates an error diagnostic.
     public static func error(_ message: String, at location: SourceLocation?, notes: [Note] = []) -> Diagnostic {
         Diagnostic(.error, message, at: location, notes: notes)
+    }
+
+    /// The error for a service whose factory key is not among `registered`.
+    package static func unregisteredFactory(
+        _ key: String, of service: String, registered: some Sequence<String>, at location: SourceLocation?
+    ) -> Diagnostic {
+        .error("service '\(service)' uses factory '\(key)', which is not registered\(Suggestion.hint(for: key, in: registered))",
+               at: location)
     }
 
     /// Creates a warning diagnostic.

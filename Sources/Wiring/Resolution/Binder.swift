@@ -128,9 +128,7 @@ struct Binder {
 
     private mutating func factory(_ key: String, of service: String, at location: SourceLocation) -> (@Sendable (FactoryContext) throws -> Any)? {
         guard let entry = registry.entry(key) else {
-            diagnostics.append(.error(
-                "service '\(service)' uses factory '\(key)', which is not registered\(Suggestion.hint(for: key, in: registry.keys))",
-                at: location))
+            diagnostics.append(.unregisteredFactory(key, of: service, registered: registry.keys, at: location))
             return nil
         }
         usedFactories.insert(key)

@@ -57,10 +57,18 @@ public struct ManifestLoader: Sendable {
     /// problems that only appear with it (an `implements` collision, a decorator of a service
     /// the context switches off), each with the context named in a note.
     public func validate(_ path: String) -> ManifestValidation {
-        check(path, eachContext: true)
+        validate(path, options: ValidationOptions())
     }
 
-    private func check(_ path: String, eachContext: Bool) -> ManifestValidation {
+    /// Loads and checks the manifest at `path` as `options` say: with contexts applied, with
+    /// every context checked alone, against the factory keys an app registers.
+    public func validate(_ path: String, options: ValidationOptions) -> ManifestValidation {
+        check(path, eachContext: options.eachContext, applying: options.contexts, factoryKeys: options.factoryKeys)
+    }
+
+    private func check(
+        _ path: String, eachContext: Bool, applying contexts: [String] = [], factoryKeys: Set<String>? = nil
+    ) -> ManifestValidation {
         var reader = ImportReader(limits: limits, environment: environment)
         reader.visit(path, importedAt: nil, chain: [])
         let overlays = reader.overlays(of: path)
@@ -73,12 +81,24 @@ public struct ManifestLoader: Sendable {
         diagnostics += validator.diagnostics
         // Problems that only appear with a context applied (an implements collision, a
         // decorator of a service the context switches off), each reported with its context.
-        if eachContext && !diagnostics.containsErrors {
-            for context in manifest.contexts {
+        if let factoryKeys {
+            diagnostics += manifest.factoryKeyDiagnostics(registered: factoryKeys)
+        }
+        if !diagnostics.containsErrors {
+            if !contexts.isEmpty {
                 do {
-                    _ = try manifest.applying(contexts: [context.name])
+                    _ = try manifest.applying(contexts: contexts)
                 } catch {
                     diagnostics += error.diagnostics
+                }
+            }
+            if eachContext {
+                for context in manifest.contexts where !contexts.contains(context.name) {
+                    do {
+                        _ = try manifest.applying(contexts: [context.name])
+                    } catch {
+                        diagnostics += error.diagnostics
+                    }
                 }
             }
         }
@@ -99,6 +119,24 @@ public struct ManifestLoader: Sendable {
         return ManifestValidation(
             manifest: failed ? nil : manifest.with(diagnostics: diagnostics),
             diagnostics: diagnostics)
+    }
+}
+
+/// What ``ManifestLoader/validate(_:options:)`` checks besides the manifest as written.
+public struct ValidationOptions: Sendable {
+    /// Contexts to apply, in order; the manifest with them applied is checked.
+    public var contexts: [String]
+    /// Whether to also apply each defined context alone and report what only appears with it.
+    public var eachContext: Bool
+    /// The factory keys an app registers (from its registry or a ``FactoryCatalog``); every
+    /// factory key the manifest names is checked against them, with a did-you-mean.
+    public var factoryKeys: Set<String>?
+
+    /// Creates options; by default every context is checked alone and factory keys are not.
+    public init(contexts: [String] = [], eachContext: Bool = true, factoryKeys: Set<String>? = nil) {
+        self.contexts = contexts
+        self.eachContext = eachContext
+        self.factoryKeys = factoryKeys
     }
 }
 

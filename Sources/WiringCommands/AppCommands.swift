@@ -1,0 +1,96 @@
+public import ArgumentParser
+public import Wiring
+
+/// An app that embeds Wiring's commands gives them its registry through this protocol.
+///
+/// ```swift
+/// enum NotesApp: WiringApp {
+///     static func makeRegistry() -> FactoryRegistry { Registrations.all() }
+/// }
+///
+/// @main struct NotesTool: ParsableCommand {
+///     static let configuration = CommandConfiguration(subcommands: [
+///         Run.self,
+///         AppValidateCommand<NotesApp>.self,
+///         AppCatalogCommand<NotesApp>.self,
+///         ExplainCommand.self,
+///     ])
+/// }
+/// ```
+public protocol WiringApp {
+    /// The app's registry, with every factory registered.
+    static func makeRegistry() -> FactoryRegistry
+}
+
+/// `validate` inside an app: everything `wiring validate` checks, plus the app's factory keys,
+/// and with `--instantiate` a dry run that resolves every service once.
+public struct AppValidateCommand<App: WiringApp>: ParsableCommand {
+    /// The command's name and help.
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "validate",
+            abstract: "Check manifests against this app's factories; optionally build every service once.",
+            discussion: """
+                Does everything 'wiring validate' does, and checks every factory key against the \
+                factories this app registers, with a did-you-mean. With --instantiate it builds a \
+                container in the given contexts and resolves every service and named variant once, \
+                reporting each failure with its resolution path.
+
+                Example:
+                  myapp validate config/services.yaml --context staging --instantiate
+                """)
+    }
+
+    /// What to check and how to print it.
+    @OptionGroup public var options: ValidateOptions
+
+    /// Whether to build every service once.
+    @Flag(help: "Build a container in the given contexts and resolve every service once.")
+    public var instantiate = false
+
+    /// Creates the command; ArgumentParser fills in its arguments.
+    public init() {}
+
+    /// Validates, checks factory keys against the app's registry, and dry-runs when asked.
+    /// - Throws: `ExitCode(1)` when any diagnostic is an error.
+    public func run() throws {
+        let registry = App.makeRegistry()
+        let contexts = options.contexts
+        try options.run(factoryKeys: Set(registry.keys), extra: instantiate ? { manifest in
+            do {
+                let container = try Container(
+                    manifest: manifest, registry: registry,
+                    contexts: ContextSelection(contexts: contexts, environmentVariable: nil, launchArgument: nil, detectsTests: false))
+                return container.instantiateAll()
+            } catch let error as ManifestError {
+                return error.diagnostics
+            } catch {
+                return [.error("\(error)", at: nil)]
+            }
+        } : nil)
+    }
+}
+
+/// `catalog` inside an app: prints the app's factory keys as the JSON `wiring validate --catalog`
+/// reads.
+public struct AppCatalogCommand<App: WiringApp>: ParsableCommand {
+    /// The command's name and help.
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "catalog",
+            abstract: "Print this app's factory keys as JSON, for 'wiring validate --catalog'.",
+            discussion: """
+                Example:
+                  myapp catalog > factories.json
+                  wiring validate config/services.yaml --catalog factories.json
+                """)
+    }
+
+    /// Creates the command.
+    public init() {}
+
+    /// Prints the catalog.
+    public func run() throws {
+        print(String(decoding: FactoryCatalog(registry: App.makeRegistry()).jsonData(), as: UTF8.self))
+    }
+}

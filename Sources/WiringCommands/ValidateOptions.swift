@@ -1,0 +1,123 @@
+public import ArgumentParser
+import Foundation
+public import Wiring
+
+/// How `validate` prints what it found.
+public enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// `path:line:col: error: message`, the source line, a caret; then a summary line.
+    case text
+    /// One JSON document: every manifest with its diagnostics, and the totals.
+    case json
+}
+
+/// The arguments `validate` takes, shared by `wiring validate` and an app's embedded command.
+public struct ValidateOptions: ParsableArguments {
+    /// The manifests to check.
+    @Argument(help: "The root manifests to check; their imports and overlay files are followed.")
+    public var paths: [String]
+
+    /// Contexts to apply before checking.
+    @Option(name: .customLong("context"), help: "Check with this context applied (repeat for several, applied in order).")
+    public var contexts: [String] = []
+
+    /// Whether to check the manifest alone and then each context alone.
+    @Flag(help: "Check the manifest as written and each context alone, naming the context of each problem.")
+    public var allContexts = false
+
+    /// A factory catalog to check factory keys against.
+    @Option(help: ArgumentHelp("Check factory keys against the catalog an app exports (its 'catalog' command).", valueName: "file"))
+    public var catalog: String?
+
+    /// The output format.
+    @Option(help: "text or json.")
+    public var format: OutputFormat = .text
+
+    /// Creates options; ArgumentParser fills them in.
+    public init() {}
+
+    /// Validates every path and prints the result.
+    /// - Parameters:
+    ///   - factoryKeys: Keys to check factories against (an app's registry); `--catalog` adds to them.
+    ///   - extra: More checks for a manifest that validated (an app's `--instantiate`).
+    /// - Throws: `ExitCode(1)` when any diagnostic is an error.
+    public func run(factoryKeys: Set<String>? = nil, extra: ((Manifest) -> [Diagnostic])? = nil) throws {
+        var keys = factoryKeys
+        var reports: [Report] = []
+        if let catalog {
+            do {
+                keys = (keys ?? []).union(try FactoryCatalog(contentsOf: catalog).factories)
+            } catch {
+                reports.append(Report(path: catalog, manifest: nil, diagnostics: error.diagnostics))
+            }
+        }
+        let loader = ManifestLoader()
+        let options = ValidationOptions(contexts: contexts, eachContext: allContexts || contexts.isEmpty, factoryKeys: keys)
+        if reports.isEmpty {
+            for path in paths {
+                let result = loader.validate(path, options: options)
+                var diagnostics = result.diagnostics
+                if let manifest = result.manifest, let extra { diagnostics += extra(manifest) }
+                reports.append(Report(path: path, manifest: result.manifest, diagnostics: diagnostics))
+            }
+        }
+        switch format {
+        case .text: printText(reports)
+        case .json: printJSON(reports)
+        }
+        if reports.contains(where: { $0.diagnostics.containsErrors }) { throw ExitCode(1) }
+    }
+
+    private struct Report {
+        let path: String
+        let manifest: Manifest?
+        let diagnostics: [Diagnostic]
+    }
+
+    private func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+
+    private func printText(_ reports: [Report]) {
+        var errors = 0, warnings = 0
+        for report in reports {
+            for diagnostic in report.diagnostics { print(diagnostic.formatted()) }
+            errors += report.diagnostics.filter { $0.severity == .error }.count
+            warnings += report.diagnostics.filter { $0.severity == .warning }.count
+            if let manifest = report.manifest, !report.diagnostics.containsErrors {
+                print("\(report.path): \(count(manifest.services.count, "service")), \(count(manifest.contexts.count, "context")), \(count(manifest.files.count, "file"))")
+            }
+        }
+        var summary = "\(count(errors, "error")), \(count(warnings, "warning")) in \(count(paths.count, "manifest"))"
+        if !contexts.isEmpty { summary += " with context\(contexts.count == 1 ? "" : "s") \(contexts.joined(separator: ", "))" }
+        if allContexts || contexts.isEmpty {
+            let names = Set(reports.flatMap { $0.manifest?.contexts.map(\.name) ?? [] }).sorted()
+            if !names.isEmpty { summary += "; each context checked: \(names.joined(separator: ", "))" }
+        }
+        print(summary)
+    }
+
+    private func printJSON(_ reports: [Report]) {
+        struct Output: Encodable {
+            struct Manifest: Encodable {
+                let path: String
+                let services: Int?
+                let contexts: [String]?
+                let diagnostics: [Diagnostic]
+            }
+            let manifests: [Manifest]
+            let errors: Int
+            let warnings: Int
+        }
+        let all = reports.flatMap(\.diagnostics)
+        let output = Output(
+            manifests: reports.map {
+                Output.Manifest(path: $0.path, services: $0.manifest?.services.count,
+                                contexts: $0.manifest?.contexts.map(\.name), diagnostics: $0.diagnostics)
+            },
+            errors: all.filter { $0.severity == .error }.count,
+            warnings: all.filter { $0.severity == .warning }.count)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        if let data = try? encoder.encode(output) { print(String(decoding: data, as: UTF8.self)) }
+    }
+}
