@@ -48,7 +48,7 @@ let package = Package(
                 "Wiring", "WiringCommands", "WiringCLI", "ContextProbe",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["Fixtures"]
+            exclude: ["Fixtures", "Commands/validate_with_schema.py"]
         ),
     ]
 )

@@ -5,20 +5,23 @@ struct Binder {
     let manifest: Manifest
     let registry: FactoryRegistry
     let environment: [String: String]
-    private(set) var diagnostics: [Diagnostic] = []
-    private var parameterValues: [String: ManifestValue] = [:]
-    private var resolvingParameters: Set<String> = []
+    private var bindingDiagnostics: [Diagnostic] = []
+    private var values: ValueResolver
     private var usedFactories: Set<String> = []
+
+    /// Everything binding found, values' problems included.
+    var diagnostics: [Diagnostic] { bindingDiagnostics }
 
     init(manifest: Manifest, registry: FactoryRegistry, environment: [String: String]) {
         self.manifest = manifest
         self.registry = registry
         self.environment = environment
+        values = ValueResolver(manifest: manifest, environment: environment)
     }
 
     mutating func bind() -> (targets: [String: ResolutionTarget], registrations: [Registration]) {
-        diagnostics += registry.duplicateDiagnostics
-        for parameter in manifest.parameters { _ = parameterValue(parameter.name) }
+        bindingDiagnostics += registry.duplicateDiagnostics
+        values.resolveParameters()
 
         // Decorators of each service, in manifest order; a chain of decorators (C decorates B
         // decorates A) applies depth first: A, then B, then C.
@@ -44,7 +47,7 @@ struct Binder {
             var complete = true
             for decorator in decorators {
                 if decorator.scope != nil || !decorator.names.isEmpty {
-                    diagnostics.append(.warning(
+                    bindingDiagnostics.append(.warning(
                         "decorator '\(decorator.key)' lives in the scope and names of '\(service.key)', which it decorates; its own 'scope' and 'names' are not used",
                         at: decorator.scope?.location ?? decorator.names.first?.location))
                 }
@@ -103,9 +106,10 @@ struct Binder {
             targets[type] = ResolutionTarget(serviceKey: alias.service, unnamed: alias.unnamed, named: alias.named)
         }
         for key in registry.keys where !usedFactories.contains(key) {
-            diagnostics.append(Diagnostic(.info, "factory '\(key)' is registered but no service uses it",
+            bindingDiagnostics.append(Diagnostic(.info, "factory '\(key)' is registered but no service uses it",
                                           at: registry.entry(key)?.location))
         }
+        bindingDiagnostics += values.diagnostics
         sortDiagnostics()
         return (targets, registrations)
     }
@@ -114,7 +118,7 @@ struct Binder {
     /// then line and column), with places in Swift code after the manifest's.
     private mutating func sortDiagnostics() {
         let order = Dictionary(manifest.files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        diagnostics = diagnostics.enumerated().sorted { lhs, rhs in
+        bindingDiagnostics = bindingDiagnostics.enumerated().sorted { lhs, rhs in
             func key(_ item: (offset: Int, element: Diagnostic)) -> (Int, Int, Int, Int, Int) {
                 let location = item.element.location
                 let file = location.map { order[$0.file] ?? order.count } ?? order.count + 1
@@ -128,7 +132,7 @@ struct Binder {
 
     private mutating func factory(_ key: String, of service: String, at location: SourceLocation) -> (@Sendable (FactoryContext) throws -> Any)? {
         guard let entry = registry.entry(key) else {
-            diagnostics.append(.unregisteredFactory(key, of: service, registered: registry.keys, at: location))
+            bindingDiagnostics.append(.unregisteredFactory(key, of: service, registered: registry.keys, at: location))
             return nil
         }
         usedFactories.insert(key)
@@ -159,65 +163,7 @@ struct Binder {
     }
 
     private mutating func resolve(_ map: ManifestMap?, at location: SourceLocation) -> ManifestMap {
-        guard let map else { return ManifestMap([], at: location) }
-        return ManifestMap(map.entries.map {
-            ManifestMap.Entry(key: $0.key, keyLocation: $0.keyLocation, value: resolve($0.value))
-        }, at: map.location)
+        values.resolve(map, at: location)
     }
 
-    /// A value with its templates filled in from the environment and the parameters.
-    private mutating func resolve(_ value: ManifestValue) -> ManifestValue {
-        switch value.kind {
-        case .template(let template):
-            if template.parts.count == 1, case .parameter(let name) = template.parts[0] {
-                guard let parameter = parameterValue(name) else { return ManifestValue(.null, at: value.location) }
-                return ManifestValue(parameter.kind, at: value.location, isSecret: parameter.isSecret || value.isSecret,
-                                     isInterpolated: parameter.isInterpolated)
-            }
-            var text = ""
-            var secret = value.isSecret
-            for part in template.parts {
-                switch part {
-                case .literal(let literal):
-                    text += literal
-                case .environment(let name, let fallback):
-                    if let set = environment[name], !(set.isEmpty && fallback != nil) {
-                        text += set
-                        secret = true
-                    } else if let fallback {
-                        text += fallback
-                    } else {
-                        diagnostics.append(.error("environment variable '\(name)' is not set and has no default", at: value.location))
-                    }
-                case .parameter(let name):
-                    guard let parameter = parameterValue(name) else { continue }
-                    secret = secret || parameter.isSecret
-                    switch parameter.kind {
-                    case .string(let string): text += string
-                    case .list, .map:
-                        diagnostics.append(.error("parameter '\(name)' is \(parameter.kindDescription) and cannot be part of a string", at: value.location))
-                    default: text += parameter.description
-                    }
-                }
-            }
-            return ManifestValue(.string(text), at: value.location, isSecret: secret, isInterpolated: true)
-        case .list(let values):
-            return ManifestValue(.list(values.map { resolve($0) }), at: value.location, isSecret: value.isSecret)
-        case .map(let map):
-            return ManifestValue(.map(resolve(map, at: value.location)), at: value.location, isSecret: value.isSecret)
-        default:
-            return value
-        }
-    }
-
-    /// A parameter's value with its own templates filled in, computed once.
-    private mutating func parameterValue(_ name: String) -> ManifestValue? {
-        if let value = parameterValues[name] { return value }
-        guard let parameter = manifest.parameter(name), !resolvingParameters.contains(name) else { return nil }
-        resolvingParameters.insert(name)
-        let value = resolve(parameter.value)
-        resolvingParameters.remove(name)
-        parameterValues[name] = value
-        return value
-    }
 }

@@ -1,0 +1,33 @@
+public import ArgumentParser
+import Foundation
+import Wiring
+
+/// `wiring schema`: prints the JSON Schema of the manifest format.
+public struct SchemaCommand: ParsableCommand {
+    /// The command's name and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print the JSON Schema (draft 2020-12) of manifests, for editors and tools.",
+        discussion: """
+            The schema is generated from the same tables the loader checks keys against, so the \
+            two cannot drift. Point a manifest at it with a first line that editors read:
+              # yaml-language-server: $schema=wiring.schema.json
+            Overlay files (services.staging.yaml) have a schema of their own: --overlay.
+
+            Examples:
+              wiring schema > config/wiring.schema.json
+              wiring schema --overlay > config/wiring-overlay.schema.json
+            """)
+
+    /// Whether to print the overlay files' schema.
+    @Flag(help: "Print the schema of overlay files (<name>.<context>.yaml) instead.")
+    public var overlay = false
+
+    /// Creates the command.
+    public init() {}
+
+    /// Prints the schema.
+    public func run() throws {
+        FileHandle.standardOutput.write(ManifestSchema.jsonSchema(overlay: overlay))
+    }
+}
