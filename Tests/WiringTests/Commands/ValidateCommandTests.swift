@@ -42,7 +42,7 @@ struct ValidateCommandTests {
         #expect(output.status == 0)
         #expect(output.stdout == """
             config-examples/services.yaml: 8 services, 3 contexts, 3 files
-            0 errors, 0 warnings in 1 manifest
+            0 errors, 0 warnings in 1 manifest; each context checked: production, staging, test
 
             """)
     }
