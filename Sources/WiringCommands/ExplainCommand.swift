@@ -1,0 +1,53 @@
+public import ArgumentParser
+import Foundation
+import Wiring
+
+/// `explain`: the effective definition of one service, each field with where it came from.
+public struct ExplainCommand: ParsableCommand {
+    /// The command's name and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Show the effective definition of one service, each field with the file:line it came from.",
+        discussion: """
+            Applies imports, overlay files and the given contexts, then prints the service's \
+            factory, scope, implements, decorators, args and named variants, each with its \
+            value, its position, the context that set it, and the template it was filled in \
+            from. Values read from the environment or tagged !secret print as <redacted> \
+            unless --show-values.
+
+            Examples:
+              wiring explain config/services.yaml UserStore
+              wiring explain config/services.yaml UserStore --context staging --show-values
+            """)
+
+    /// The root manifest.
+    @Argument(help: "The root manifest.")
+    public var path: String
+
+    /// The service key.
+    @Argument(help: "The service key, as the manifest writes it.")
+    public var service: String
+
+    /// Contexts to apply.
+    @Option(name: .customLong("context"), help: "Apply this context first (repeat for several, in order).")
+    public var contexts: [String] = []
+
+    /// Whether to show environment and secret values.
+    @Flag(help: "Show values read from the environment or tagged !secret instead of <redacted>.")
+    public var showValues = false
+
+    /// Creates the command; ArgumentParser fills in its arguments.
+    public init() {}
+
+    /// Prints the explanation, or the problems that stop it.
+    public func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        do {
+            let manifest = try ManifestLoader(environment: environment).load(path).applying(contexts: contexts)
+            print(try manifest.explain(service, environment: environment, showingValues: showValues))
+        } catch {
+            for diagnostic in error.diagnostics { print(diagnostic.formatted()) }
+            throw ExitCode(1)
+        }
+    }
+}

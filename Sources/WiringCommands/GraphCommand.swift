@@ -1,0 +1,47 @@
+public import ArgumentParser
+import Foundation
+public import Wiring
+
+extension GraphFormat: ExpressibleByArgument {}
+
+/// `wiring graph`: the wiring of an environment as Graphviz DOT or Mermaid.
+public struct GraphCommand: ParsableCommand {
+    /// The command's name and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "graph",
+        abstract: "Draw the services, their implements types, names and decorators as DOT or Mermaid.",
+        discussion: """
+            Applies imports, overlay files and the given contexts, so each environment's wiring \
+            can be seen as a picture.
+
+            Examples:
+              wiring graph config/services.yaml | dot -Tsvg > wiring.svg
+              wiring graph config/services.yaml --context staging --format mermaid
+            """)
+
+    /// The root manifest.
+    @Argument(help: "The root manifest.")
+    public var path: String
+
+    /// Contexts to apply.
+    @Option(name: .customLong("context"), help: "Apply this context first (repeat for several, in order).")
+    public var contexts: [String] = []
+
+    /// The output format.
+    @Option(help: "dot or mermaid.")
+    public var format: GraphFormat = .dot
+
+    /// Creates the command; ArgumentParser fills in its arguments.
+    public init() {}
+
+    /// Prints the graph, or the problems that stop it.
+    public func run() throws {
+        do {
+            let manifest = try ManifestLoader().load(path).applying(contexts: contexts)
+            print(manifest.graph(format: format))
+        } catch {
+            for diagnostic in error.diagnostics { print(diagnostic.formatted()) }
+            throw ExitCode(1)
+        }
+    }
+}
