@@ -42,10 +42,19 @@ let package = Package(
         ),
         // A small program the context tests run as a child process, with WIRING_CONTEXT set.
         .executableTarget(name: "ContextProbe", dependencies: ["Wiring"], path: "Tests/ContextProbe"),
+        // An app's tool embedding Wiring's commands with its own registry, for end-to-end tests.
+        .executableTarget(
+            name: "EmbeddedTool",
+            dependencies: [
+                "Wiring", "WiringCommands",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/EmbeddedTool"
+        ),
         .testTarget(
             name: "WiringTests",
             dependencies: [
-                "Wiring", "WiringCommands", "WiringCLI", "ContextProbe",
+                "Wiring", "WiringCommands", "WiringCLI", "ContextProbe", "EmbeddedTool",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures", "Commands/validate_with_schema.py"]

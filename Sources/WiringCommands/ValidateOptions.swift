@@ -47,7 +47,7 @@ public struct ValidateOptions: ParsableArguments {
             do {
                 keys = (keys ?? []).union(try FactoryCatalog(contentsOf: catalog).factories)
             } catch {
-                reports.append(Report(path: catalog, manifest: nil, diagnostics: error.diagnostics))
+                reports.append(Report(path: catalog, manifest: nil, diagnostics: error.diagnostics, contextNames: []))
             }
         }
         let loader = ManifestLoader()
@@ -57,7 +57,7 @@ public struct ValidateOptions: ParsableArguments {
                 let result = loader.validate(path, options: options)
                 var diagnostics = result.diagnostics
                 if let manifest = result.manifest, let extra { diagnostics += extra(manifest) }
-                reports.append(Report(path: path, manifest: result.manifest, diagnostics: diagnostics))
+                reports.append(Report(path: path, manifest: result.manifest, diagnostics: diagnostics, contextNames: result.contextNames))
             }
         }
         switch format {
@@ -71,6 +71,7 @@ public struct ValidateOptions: ParsableArguments {
         let path: String
         let manifest: Manifest?
         let diagnostics: [Diagnostic]
+        let contextNames: [String]
     }
 
     private func count(_ number: Int, _ noun: String) -> String {
@@ -90,7 +91,7 @@ public struct ValidateOptions: ParsableArguments {
         var summary = "\(count(errors, "error")), \(count(warnings, "warning")) in \(count(paths.count, "manifest"))"
         if !contexts.isEmpty { summary += " with context\(contexts.count == 1 ? "" : "s") \(contexts.joined(separator: ", "))" }
         if allContexts || contexts.isEmpty {
-            let names = Set(reports.flatMap { $0.manifest?.contexts.map(\.name) ?? [] }).sorted()
+            let names = Set(reports.flatMap(\.contextNames)).sorted()
             if !names.isEmpty { summary += "; each context checked: \(names.joined(separator: ", "))" }
         }
         print(summary)
@@ -112,7 +113,7 @@ public struct ValidateOptions: ParsableArguments {
         let output = Output(
             manifests: reports.map {
                 Output.Manifest(path: $0.path, services: $0.manifest?.services.count,
-                                contexts: $0.manifest?.contexts.map(\.name), diagnostics: $0.diagnostics)
+                                contexts: $0.contextNames, diagnostics: $0.diagnostics)
             },
             errors: all.filter { $0.severity == .error }.count,
             warnings: all.filter { $0.severity == .warning }.count)

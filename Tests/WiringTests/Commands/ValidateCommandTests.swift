@@ -4,37 +4,8 @@ import Testing
 /// Runs the built `wiring` binary, as users and CI do.
 @Suite("wiring validate (binary)")
 struct ValidateCommandTests {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static var binary: String {
-        #if os(macOS)
-        let folder = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }!.bundleURL.deletingLastPathComponent()
-        #else
-        let folder = Bundle.main.bundleURL
-        #endif
-        return folder.appendingPathComponent("wiring").path
-    }
-
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: TestSupport.packageRoot)
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus,
-                      stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> BinaryRunner.Output {
+        try BinaryRunner.run("wiring", arguments, environment: environment)
     }
 
     @Test func cleanManifestExitsZero() throws {

@@ -205,17 +205,7 @@ struct ContextTests {
 
     @Test func aChildProcessPicksItsContextFromTheEnvironment() throws {
         func run(_ environment: [String: String]) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ValidateCommandTests.binary)
-                .deletingLastPathComponent().appendingPathComponent("ContextProbe")
-            process.arguments = [path]
-            process.environment = environment
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+            try BinaryRunner.run("ContextProbe", [path], environment: environment).stdout
         }
         #expect(try run([:]) == "contexts: none\ngreeting: hello!\nclock: system-clock\n")
         #expect(try run(["WIRING_CONTEXT": "staging,test"]) == "contexts: staging (WIRING_CONTEXT), test (WIRING_CONTEXT)\ngreeting: hi?hi?\nclock: fixed-clock\n")

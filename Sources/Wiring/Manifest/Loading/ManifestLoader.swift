@@ -118,7 +118,8 @@ public struct ManifestLoader: Sendable {
         let failed = diagnostics.containsErrors
         return ManifestValidation(
             manifest: failed ? nil : manifest.with(diagnostics: diagnostics),
-            diagnostics: diagnostics)
+            diagnostics: diagnostics,
+            contextNames: manifest.contexts.map(\.name))
     }
 }
 
@@ -146,6 +147,8 @@ public struct ManifestValidation: Sendable {
     public let manifest: Manifest?
     /// Every diagnostic, in a stable order.
     public let diagnostics: [Diagnostic]
+    /// The contexts the manifest defines, found even when it has errors.
+    public let contextNames: [String]
 
     /// Whether no diagnostic is an error (warnings allowed).
     public var succeeded: Bool { !diagnostics.containsErrors }

@@ -1,0 +1,35 @@
+// An app's own command-line tool that embeds Wiring's commands with its registry, as the
+// README shows. The end-to-end tests run it.
+import ArgumentParser
+import Wiring
+import WiringCommands
+
+final class Greeter: Sendable {
+    let text: String
+    init(text: String) { self.text = text }
+}
+
+enum ContextApp: WiringApp {
+    static func makeRegistry() -> FactoryRegistry {
+        let registry = FactoryRegistry()
+        registry.factory("greeter") { r in
+            Greeter(text: try r.arg("greeting", as: String.self) + (try r.arg("punctuation", default: "")))
+        }
+        registry.factory("system-clock") { r in r.factoryKey }
+        registry.factory("fixed-clock") { r in r.factoryKey }
+        registry.factory("banner") { r in try r.arg("text", as: String.self) }
+        registry.factory("audit") { _ -> String in
+            struct AuditUnavailable: Error, CustomStringConvertible { var description: String { "audit log is read-only" } }
+            throw AuditUnavailable()
+        }
+        return registry
+    }
+}
+
+@main
+struct EmbeddedTool: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "embedded-tool",
+        abstract: "An app's tool with Wiring's commands embedded.",
+        subcommands: [AppValidateCommand<ContextApp>.self, AppCatalogCommand<ContextApp>.self, ExplainCommand.self])
+}

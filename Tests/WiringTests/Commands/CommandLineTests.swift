@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+
+/// The `wiring` tool and an app's embedded commands, run as built binaries on fixture files.
+@Suite("wiring commands (binary)")
+struct CommandLineTests {
+    let contexts = "Tests/WiringTests/Fixtures/contexts/services.yaml"
+    let collision = "Tests/WiringTests/Fixtures/contexts/collision.yaml"
+
+    func wiring(_ arguments: String..., environment: [String: String] = [:]) throws -> BinaryRunner.Output {
+        try BinaryRunner.run("wiring", arguments, environment: environment)
+    }
+
+    // MARK: validate
+
+    @Test func errorsInOneFileAndAcrossAnImportInOnePass() throws {
+        let output = try wiring("validate", "Tests/WiringTests/Fixtures/imports/root.yaml")
+        #expect(output.status == 1)
+        let headlines = output.stdout.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(headlines.map { String($0.prefix { $0 != " " }) } == [
+            "Tests/WiringTests/Fixtures/imports/root.yaml:2:19:",
+            "Tests/WiringTests/Fixtures/imports/a.yaml:4:3:",
+            "Tests/WiringTests/Fixtures/imports/a.yaml:6:3:",
+            "Tests/WiringTests/Fixtures/imports/b.yaml:2:11:",
+        ])
+        #expect(output.stdout.hasSuffix("4 errors, 0 warnings in 1 manifest\n"))
+    }
+
+    @Test func contextFlagChecksWithTheContextApplied() throws {
+        let output = try wiring("validate", collision, "--context", "twins")
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("collision.yaml:9:54: error: 'Greeting' is implemented by both 'Greeter' and 'OtherGreeter'"))
+        #expect(!output.stdout.contains("lonely"))
+        #expect(output.stdout.hasSuffix("1 error, 0 warnings in 1 manifest with context twins\n"))
+    }
+
+    @Test func allContextsNamesTheContextOfEachProblem() throws {
+        let output = try wiring("validate", collision, "--all-contexts")
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("note: with context lonely applied"))
+        #expect(output.stdout.contains("note: with context twins applied"))
+        #expect(output.stdout.hasSuffix("2 errors, 0 warnings in 1 manifest; each context checked: lonely, twins\n"))
+    }
+
+    @Test func anUnknownContextIsAnErrorWithASuggestion() throws {
+        let output = try wiring("validate", contexts, "--context", "stagin")
+        #expect(output.status == 1)
+        #expect(output.stdout == """
+            error: unknown context 'stagin'; did you mean 'staging'? (contexts: loud, quiet, staging, test)
+            1 error, 0 warnings in 1 manifest with context stagin
+
+            """)
+    }
+
+    @Test func catalogChecksFactoryKeysWithSuggestions() throws {
+        let catalog = try TestSupport.temporaryFile(#"{"wiring-catalog": 1, "factories": ["greeter", "system-clock", "fixed-clock", "audit", "baner"]}"#, name: "factories.json")
+        let output = try wiring("validate", contexts, "--catalog", catalog)
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("services.yaml:35:26: error: service 'Banner' uses factory 'banner', which is not registered; did you mean 'baner'?"))
+        let clean = try TestSupport.temporaryFile(#"{"wiring-catalog": 1, "factories": ["greeter", "system-clock", "fixed-clock", "audit", "banner"]}"#, name: "factories.json")
+        #expect(try wiring("validate", contexts, "--catalog", clean).status == 0)
+        let broken = try TestSupport.temporaryFile("not json", name: "factories.json")
+        let bad = try wiring("validate", contexts, "--catalog", broken)
+        #expect(bad.status == 1)
+        #expect(bad.stdout.hasPrefix("error: '\(broken)' is not a factory catalog"))
+    }
+
+    @Test func jsonOutputParsesAndCarriesPositionsAndContexts() throws {
+        let output = try wiring("validate", collision, "--all-contexts", "--format", "json")
+        #expect(output.status == 1)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(json["errors"] as? Int == 2)
+        #expect(json["warnings"] as? Int == 0)
+        let manifests = try #require(json["manifests"] as? [[String: Any]])
+        let diagnostics = try #require(manifests.first?["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.map { $0["line"] as? Int } == [5, 9])
+        #expect(diagnostics.map { $0["context"] as? String } == ["lonely", "twins"])
+        #expect(diagnostics.first?["severity"] as? String == "error")
+        #expect(diagnostics.first?["file"] as? String == collision)
+    }
+
+    @Test func usageErrorsKeepArgumentParsersExitCode() throws {
+        let output = try wiring("validate", contexts, "--format", "xml")
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("The value 'xml' is invalid for '--format <format>'"))
+    }
+
+    // MARK: explain
+
+    @Test func explainShowsOriginsAndRedactsTheEnvironment() throws {
+        let output = try wiring("explain", "config-examples/services.yaml", "NoteStore", "--context", "test",
+                                environment: ["NOTES_DIR": "/srv/notes"])
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("factory                       in-memory-note-store            config-examples/services.yaml:81:29 (context test)"))
+        #expect(output.stdout.contains("args.encoding                 utf-8                           config-examples/services.yaml:13:15"))
+        let base = try wiring("explain", "config-examples/services.yaml", "NoteStore", environment: ["NOTES_DIR": "/srv/notes"])
+        #expect(base.stdout.contains("args.directory                <redacted>"))
+        #expect(!base.stdout.contains("/srv/notes"))
+        let shown = try wiring("explain", "config-examples/services.yaml", "NoteStore", "--show-values", environment: ["NOTES_DIR": "/srv/notes"])
+        #expect(shown.stdout.contains("/srv/notes"))
+    }
+
+    @Test func explainOfAnUnknownServiceSuggests() throws {
+        let output = try wiring("explain", "config-examples/services.yaml", "NoteStor")
+        #expect(output.status == 1)
+        #expect(output.stdout == "error: no service 'NoteStor' is declared; did you mean 'NoteStore'?\n")
+    }
+
+    // MARK: graph
+
+    @Test func graphAsDotIsAcceptedByGraphviz() throws {
+        let output = try wiring("graph", "config-examples/services.yaml")
+        #expect(output.status == 0)
+        #expect(output.stdout.hasPrefix("digraph wiring {"))
+        #expect(output.stdout.contains("[label=\"decorates\"]"))
+        #expect(output.stdout.contains("[label=\"implements\", style=dashed]"))
+        let dot = ["/usr/bin/dot", "/opt/homebrew/bin/dot", "/usr/local/bin/dot"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let dot else { return }   // Graphviz is optional; the text checks above still ran.
+        let input = try TestSupport.temporaryFile(output.stdout, name: "wiring.dot")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: dot)
+        process.arguments = ["-Tsvg", input, "-o", input + ".svg"]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func graphAsMermaidWithAContext() throws {
+        let output = try wiring("graph", "config-examples/services.yaml", "--context", "test", "--format", "mermaid")
+        #expect(output.status == 0)
+        #expect(output.stdout.hasPrefix("flowchart LR\n"))
+        #expect(output.stdout.contains("factory: in-memory-note-store"))
+        #expect(!output.stdout.contains("AuditedNoteStore"))   // switched off in test
+        #expect(output.stdout.contains("-.->|implements|"))
+    }
+
+    // MARK: schema
+
+    @Test func theCommittedSchemasAreTheGeneratedOnes() throws {
+        for (flags, file) in [([String](), "wiring.schema.json"), (["--overlay"], "wiring-overlay.schema.json")] {
+            let output = try BinaryRunner.run("wiring", ["schema"] + flags)
+            let committed = try String(contentsOfFile: TestSupport.packageRoot + "/config-examples/" + file, encoding: .utf8)
+            #expect(output.stdout == committed, "config-examples/\(file) is stale: run wiring schema \(flags.joined()) > config-examples/\(file)")
+        }
+    }
+
+    @Test func everyExampleValidatesAgainstTheSchemaWithARealValidator() throws {
+        let examples = try FileManager.default.contentsOfDirectory(atPath: TestSupport.packageRoot + "/config-examples")
+            .filter { $0.hasSuffix(".yaml") }.sorted().map { "config-examples/" + $0 }
+        #expect(examples.count == 3)
+        let output = try python(["Tests/WiringTests/Commands/validate_with_schema.py"] + examples)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout == examples.map { "ok \($0)\n" }.joined())
+        // And the schema does reject what the loader rejects.
+        let bad = try TestSupport.temporaryFile("# yaml-language-server: $schema=\(TestSupport.packageRoot)/config-examples/wiring.schema.json\nwiring: 1\nservices:\n  A: { scop: unique }\n")
+        let rejected = try python(["Tests/WiringTests/Commands/validate_with_schema.py", bad])
+        #expect(rejected.status == 1)
+        #expect(rejected.stdout.contains("'scop' does not match any of the regexes"))
+    }
+
+    private func python(_ arguments: [String]) throws -> BinaryRunner.Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: TestSupport.packageRoot)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return BinaryRunner.Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    // MARK: help
+
+    @Test func helpHasAnAbstractADiscussionAndAnExampleForEveryCommand() throws {
+        let top = try wiring("--help")
+        #expect(top.stdout.contains("OVERVIEW: Check and describe Wiring manifests"))
+        for command in ["validate", "explain", "graph", "schema"] {
+            #expect(top.stdout.contains("  \(command) "))
+            let help = try wiring(command, "--help")
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("OVERVIEW: "))
+            #expect(help.stdout.contains("wiring \(command) "), "the help of \(command) shows an example")
+        }
+    }
+
+    // MARK: embedded in an app
+
+    @Test func anAppsValidateChecksItsFactoriesAndDryRunsEveryService() throws {
+        let output = try BinaryRunner.run("EmbeddedTool", ["validate", contexts, "--instantiate"])
+        #expect(output.status == 1)
+        #expect(output.stdout.hasPrefix("\(contexts):14:3: error: factory 'audit' of service Audit (\(contexts):14:3) threw: audit log is read-only"))
+        let test = try BinaryRunner.run("EmbeddedTool", ["validate", contexts, "--context", "test", "--instantiate"])
+        #expect(test.status == 0)
+        let typo = try BinaryRunner.run("EmbeddedTool", ["validate", "Tests/WiringTests/Fixtures/container/unbound.yaml"])
+        #expect(typo.stdout.contains("unbound.yaml:4:14: error: service 'Logger' uses factory 'loger', which is not registered"))
+    }
+
+    @Test func anAppsCatalogFeedsWiringValidate() throws {
+        let catalog = try BinaryRunner.run("EmbeddedTool", ["catalog"])
+        #expect(catalog.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(catalog.stdout.utf8)) as? [String: Any])
+        #expect(json["factories"] as? [String] == ["audit", "banner", "fixed-clock", "greeter", "system-clock"])
+        let file = try TestSupport.temporaryFile(catalog.stdout, name: "factories.json")
+        #expect(try wiring("validate", contexts, "--catalog", file).status == 0)
+    }
+}

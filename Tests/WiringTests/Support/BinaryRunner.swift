@@ -1,0 +1,51 @@
+import Foundation
+
+/// Runs the package's built executables as users and CI do, and captures what they print.
+enum BinaryRunner {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The folder the build put the executables in (beside the test bundle).
+    static var folder: URL {
+        #if os(macOS)
+        Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }!.bundleURL.deletingLastPathComponent()
+        #else
+        Bundle.main.bundleURL
+        #endif
+    }
+
+    /// Runs `name` (`wiring`, `EmbeddedTool`, …) from the package root with exactly `environment`.
+    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        let process = Process()
+        process.executableURL = folder.appendingPathComponent(name)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: TestSupport.packageRoot)
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Both pipes are drained at once, so a child that fills one cannot block on it.
+        let stderr = ReadResult()
+        let drained = DispatchGroup()
+        drained.enter()
+        DispatchQueue.global().async {
+            stderr.data = err.fileHandleForReading.readDataToEndOfFile()
+            drained.leave()
+        }
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus,
+                      stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr.data, as: UTF8.self))
+    }
+}
+
+/// Data read on another queue; the dispatch group orders the write before the read.
+private final class ReadResult: @unchecked Sendable {
+    var data = Data()
+}
