@@ -1,5 +1,6 @@
 // Builds a container from the manifest named on the command line, with the contexts chosen at
-// launch (WIRING_CONTEXT, --wiring-context), and prints what they changed.
+// launch (WIRING_CONTEXT, --wiring-context), and prints what they changed. With
+// `inject-before-bootstrap` it uses a property wrapper before any container exists.
 import Foundation
 import Wiring
 
@@ -15,6 +16,13 @@ registry.factory("greeter") { r in
 }
 for key in ["system-clock", "fixed-clock", "audit", "banner"] {
     registry.factory(key) { r in r.factoryKey }
+}
+
+// Injecting before any container is bootstrapped stops with a message that says what to do.
+if CommandLine.arguments.dropFirst().first == "inject-before-bootstrap" {
+    let greeter = Injected<Greeter>().wrappedValue
+    print("unreachable: \(greeter.text)")
+    exit(0)
 }
 
 guard CommandLine.arguments.count > 1 else {

@@ -31,8 +31,9 @@ public final class Container: Sendable {
         public var environment: [String: String]?
         /// The clock time-to-live is measured on; inject one in tests.
         public var now: @Sendable () -> ContinuousClock.Instant
-        /// Where the container logs (the active contexts at info level); nothing is logged when
-        /// `nil`.
+        /// Where the container logs: the active contexts at info level, failed resolves of the
+        /// property wrappers and of `bootstrap` at error level, and every resolution (service,
+        /// scope, kept or built, time) at trace level. Nothing is logged when `nil`.
         public var logger: Logger?
 
         /// Creates options.
@@ -55,6 +56,10 @@ public final class Container: Sendable {
     let targets: [String: ResolutionTarget]
     let registrations: [Registration]
     let now: @Sendable () -> ContinuousClock.Instant
+    /// The logger, when one was given.
+    let logger: Logger?
+    /// The logger when it logs at trace level: the resolve path checks only this.
+    let traceLogger: Logger?
     /// What each Swift type resolves to, found once per type; and, for a kept instance that
     /// never expires, the instance itself, so that resolving it again is one locked lookup.
     private let typeCache = Mutex(TypeCache())
@@ -108,6 +113,8 @@ public final class Container: Sendable {
         self.targets = table.targets
         self.registrations = table.registrations
         self.now = options.now
+        logger = options.logger
+        traceLogger = options.logger.flatMap { $0.logLevel <= .trace ? $0 : nil }
         options.logger?.info("\(contextSummary)")
     }
 
@@ -153,7 +160,14 @@ public final class Container: Sendable {
     @usableFromInline
     func keptInstance(_ type: Any.Type) -> Any? {
         let id = ObjectIdentifier(type)
-        return typeCache.withLock { $0.instances[id]?.value }
+        let instance = typeCache.withLock { $0.instances[id]?.value }
+        if let traceLogger, instance != nil { traceLogger.trace("resolve \(type): kept") }
+        return instance
+    }
+
+    /// Logs a failed resolve at error level.
+    func logFailure(_ error: ResolutionError) {
+        logger?.error("\(error)")
     }
 
     /// Whether a service is declared for `type`.
@@ -182,7 +196,12 @@ public final class Container: Sendable {
             throw unknownService(String(describing: type), state: state)
         }
         let registration = try registration(in: target, name: name, state: state)
-        let built = try self.instance(of: registration, arguments: arguments, state: state)
+        let built: Any
+        if let traceLogger {
+            built = try traced(registration, arguments: arguments, state: state, logger: traceLogger)
+        } else {
+            built = try self.instance(of: registration, arguments: arguments, state: state)
+        }
         if name == nil, case .kept(nil, false) = registration.keeping {
             typeCache.withLock { cache in
                 if cache.generation == generation { cache.instances[id] = InstanceBox(value: built) }
@@ -200,6 +219,20 @@ public final class Container: Sendable {
             .typeMismatch(produced: "\(Swift.type(of: instance))", expected: "\(expected)"),
             message: "\(service) produced \(Swift.type(of: instance)), which is not a \(expected)",
             path: (state?.steps ?? []) + (registration.map { [$0.step] } ?? []))
+    }
+
+    /// Resolves with a trace line: service, scope, whether the instance was kept or built, time.
+    private func traced(_ registration: Registration, arguments: Arguments, state: ResolutionState?, logger: Logger) throws(ResolutionError) -> Any {
+        var kept = false
+        if case .kept(let timeToLive, _) = registration.keeping {
+            kept = registration.slot.current(now: timeToLive == nil ? nil : now()) != nil
+        }
+        let start = ContinuousClock.now
+        let instance = try self.instance(of: registration, arguments: arguments, state: state)
+        let elapsed = ContinuousClock.now - start
+        let name = registration.name.map { "[\($0)]" } ?? ""
+        logger.trace("resolve \(registration.key)\(name) (\(registration.scope)): \(kept ? "kept" : "built") in \(elapsed)")
+        return instance
     }
 
     func resolve(key: String, name: String?, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {

@@ -1,0 +1,121 @@
+import Logging
+import Synchronization
+
+extension Container {
+    private static let bootstrapped = Mutex<Container?>(nil)
+    @TaskLocal private static var scoped: Container?
+
+    /// What ``bootstrap(manifest:registry:contexts:checking:options:)`` checks before it returns.
+    public enum LaunchCheck: Sendable {
+        /// Binding only: factory keys and environment variables (always done).
+        case binding
+        /// Also resolve every service once and throw if any fails, so the property wrappers
+        /// cannot meet a failure later.
+        case instantiate
+    }
+
+    /// The container the property wrappers use: the one set with ``using(_:operation:)-(_,()->R)``
+    /// for the current task, else the one set by ``bootstrap(_:)``, else `nil`.
+    public static var current: Container? {
+        scoped ?? bootstrapped.withLock { $0 }
+    }
+
+    /// The shared container.
+    ///
+    /// Stops the program with a message that says what to do when no container was
+    /// bootstrapped: a missing bootstrap is a programming error, not bad input.
+    public static var shared: Container {
+        guard let container = current else {
+            preconditionFailure("""
+                Wiring: no container. Call Container.bootstrap(manifest:registry:) once at launch, \
+                or run this code inside Container.using(container) { … } (in tests).
+                """)
+        }
+        return container
+    }
+
+    /// Loads a manifest, builds a container with the contexts chosen at launch, and makes it
+    /// the shared container the property wrappers use.
+    ///
+    /// ```swift
+    /// @main struct NotesApp {
+    ///     static func main() throws {
+    ///         try Container.bootstrap(manifest: "config/services.yaml", registry: .notes, checking: .instantiate)
+    ///         try NotesCommand.main()
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``ManifestError`` for any problem of the manifest, the contexts, binding or,
+    ///   with `.instantiate`, building a service.
+    @discardableResult
+    public static func bootstrap(
+        manifest path: String, registry: FactoryRegistry, contexts: ContextSelection = .launch(),
+        checking: LaunchCheck = .binding, options: Options = Options()
+    ) throws(ManifestError) -> Container {
+        let container = try Container(manifest: path, registry: registry, contexts: contexts, options: options)
+        if checking == .instantiate {
+            let problems = container.instantiateAll().filter { $0.severity == .error }
+            if !problems.isEmpty {
+                for problem in problems { options.logger?.error("\(problem.headline)") }
+                throw ManifestError(problems)
+            }
+        }
+        bootstrap(container)
+        return container
+    }
+
+    /// Makes `container` the shared container.
+    public static func bootstrap(_ container: Container) {
+        bootstrapped.withLock { $0 = container }
+    }
+
+    /// Runs `operation` with `container` as the current container for this task and the tasks
+    /// it creates: tests running in parallel each see their own. (Threads started another way,
+    /// such as a `DispatchQueue`, do not inherit it.)
+    ///
+    /// ```swift
+    /// @Test func savesANote() throws {
+    ///     let container = try Container(manifest: "services.yaml", registry: .notes, contexts: .explicit("test"))
+    ///     try Container.using(container) {
+    ///         let editor = NoteEditor()          // its @Injected properties resolve from `container`
+    ///         try editor.save("hello")
+    ///     }
+    /// }
+    /// ```
+    public static func using<R>(_ container: Container, operation: () throws -> R) rethrows -> R {
+        try $scoped.withValue(container, operation: operation)
+    }
+
+    /// Runs the async `operation` with `container` as the current container for this task.
+    public static func using<R>(
+        _ container: Container, isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
+    ) async rethrows -> R {
+        try await $scoped.withValue(container, operation: operation, isolation: isolation)
+    }
+
+    /// Resolves for a property wrapper: from `container`, else the current container; stops
+    /// with the error's message when resolving fails, since a wrapper cannot throw.
+    @usableFromInline
+    static func resolveForWrapper<T>(_ type: T.Type, name: String?, container: Container?) -> T {
+        let container = container ?? shared
+        do {
+            return try container.resolve(type, name: name)
+        } catch {
+            container.logFailure(error)
+            preconditionFailure("Wiring: cannot inject \(T.self): \(error)")
+        }
+    }
+
+    /// Resolves an optional dependency for a property wrapper: `nil` when nothing is declared.
+    @usableFromInline
+    static func optionalForWrapper<T>(_ type: T.Type, name: String?, container: Container?) -> T? {
+        let container = container ?? shared
+        do {
+            return try container.optional(type, name: name)
+        } catch {
+            container.logFailure(error)
+            preconditionFailure("Wiring: cannot inject \(T.self): \(error)")
+        }
+    }
+}

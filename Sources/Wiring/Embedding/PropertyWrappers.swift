@@ -1,0 +1,129 @@
+import Synchronization
+
+/// Resolves its value when the enclosing instance is created.
+///
+/// ```swift
+/// final class NoteEditor {
+///     @Injected var store: any NoteWriting
+///     @Injected(name: "archive") var archive: NoteStore
+///     @Injected(container: testContainer) var clock: Clock
+/// }
+/// ```
+///
+/// It resolves from `container`, else from ``Container/current``. A property wrapper cannot
+/// throw, so a failure stops the program with the ``ResolutionError``'s message; check at
+/// launch with `Container.bootstrap(…, checking: .instantiate)` (or `validate --instantiate`
+/// in CI) to meet such failures as thrown errors instead.
+@propertyWrapper
+public struct Injected<T> {
+    /// The resolved value.
+    public let wrappedValue: T
+
+    /// Resolves `T`, or its variant `name`, now.
+    @inlinable
+    public init(name: String? = nil, container: Container? = nil) {
+        wrappedValue = Container.resolveForWrapper(T.self, name: name, container: container)
+    }
+}
+
+extension Injected: Sendable where T: Sendable {}
+
+/// Holds a value resolved on first use, for the lazy wrappers; thread-safe.
+@usableFromInline
+final class LazyInjection<T>: @unchecked Sendable {
+    /// The value, boxed to cross the lock (the wrapper hands it to whoever reads it).
+    private struct Box: @unchecked Sendable { let value: T }
+    private let state = Mutex<Box?>(nil)
+    private let resolve: () -> T
+
+    @usableFromInline
+    init(_ resolve: @escaping () -> T) { self.resolve = resolve }
+
+    @usableFromInline
+    var value: T {
+        // Resolving runs outside the lock: a factory may use other wrappers.
+        if let box = state.withLock({ $0 }) { return box.value }
+        let resolved = Box(value: resolve())
+        return state.withLock { current in
+            if let current { return current.value }
+            current = resolved
+            return resolved.value
+        }
+    }
+}
+
+/// Resolves its value the first time it is read, then keeps it.
+///
+/// ```swift
+/// final class ReportScreen {
+///     @LazyInjected var exporter: ReportExporter   // built only if a report is exported
+/// }
+/// ```
+@propertyWrapper
+public struct LazyInjected<T> {
+    @usableFromInline let injection: LazyInjection<T>
+
+    /// Prepares to resolve `T`, or its variant `name`, on first read.
+    @inlinable
+    public init(name: String? = nil, container: Container? = nil) {
+        injection = LazyInjection { Container.resolveForWrapper(T.self, name: name, container: container) }
+    }
+
+    /// The value, resolved on first read.
+    @inlinable
+    public var wrappedValue: T { injection.value }
+}
+
+/// Resolves its value the first time it is read and holds it weakly: `nil` once nothing else
+/// holds it. For services in the `shared` scope, or to break a reference cycle.
+///
+/// ```swift
+/// final class Session {
+///     @WeakLazyInjected var delegate: SessionDelegate?
+/// }
+/// ```
+@propertyWrapper
+public struct WeakLazyInjected<T> {
+    @usableFromInline let injection: LazyInjection<WeakReference>
+
+    /// Prepares to resolve `T`, or its variant `name`, on first read.
+    @inlinable
+    public init(name: String? = nil, container: Container? = nil) {
+        injection = LazyInjection {
+            WeakReference(Container.resolveForWrapper(T.self, name: name, container: container) as AnyObject)
+        }
+    }
+
+    /// The value while something else holds it, else `nil`.
+    @inlinable
+    public var wrappedValue: T? { injection.value.object as? T }
+}
+
+/// A weak reference, for ``WeakLazyInjected``.
+@usableFromInline
+final class WeakReference: @unchecked Sendable {
+    @usableFromInline weak var object: AnyObject?
+    @usableFromInline init(_ object: AnyObject) { self.object = object }
+}
+
+/// Resolves its value when the enclosing instance is created, or `nil` when no service is
+/// declared for `T` (a failing factory still stops the program, as with ``Injected``).
+///
+/// ```swift
+/// final class Checkout {
+///     @OptionalInjected var analytics: AnalyticsSink?
+/// }
+/// ```
+@propertyWrapper
+public struct OptionalInjected<T> {
+    /// The resolved value, or `nil`.
+    public let wrappedValue: T?
+
+    /// Resolves `T`, or its variant `name`, now.
+    @inlinable
+    public init(name: String? = nil, container: Container? = nil) {
+        wrappedValue = Container.optionalForWrapper(T.self, name: name, container: container)
+    }
+}
+
+extension OptionalInjected: Sendable where T: Sendable {}

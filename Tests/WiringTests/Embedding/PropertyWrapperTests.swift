@@ -1,0 +1,134 @@
+import Foundation
+import Logging
+import Testing
+@testable import Wiring
+
+/// Classes that use the wrappers the way app code does.
+final class Screen {
+    @Injected var logger: Logger
+    @Injected(name: "replica") var replica: UserStore
+    @LazyInjected var clock: Clock
+    @WeakLazyInjected var connection: Connection?
+    @OptionalInjected var missing: String?
+    @OptionalInjected var sink: (any LogSink)?
+}
+
+@Suite("Property wrappers and the shared container")
+struct PropertyWrapperTests {
+    func container(counter: BuildCounter = BuildCounter(), logger: Logging.Logger? = nil) throws -> Container {
+        try Container(manifest: TestSupport.fixture("container/app.yaml"), registry: Fixture.registry(counter: counter),
+                      contexts: .none, options: .init(environment: [:], logger: logger))
+    }
+
+    @Test func injectedResolvesAtInitFromTheCurrentContainer() throws {
+        let container = try container()
+        let logger = try container.resolve(Logger.self)
+        Container.using(container) {
+            let screen = Screen()
+            #expect(screen.logger === logger)
+            #expect(screen.replica.describe() == "cache:log:postgres://replica")   // name:
+            #expect(screen.sink?.level == "debug")                                 // through implements
+            #expect(screen.missing == nil)                                          // nothing declared
+        }
+    }
+
+    @Test func lazyResolvesOnFirstReadAndKeeps() throws {
+        let counter = BuildCounter()
+        let container = try container(counter: counter)
+        Container.using(container) {
+            final class Holder { @LazyInjected var handler: Handler }
+            let holder = Holder()
+            #expect(counter["request-context"] == 0)
+            let first = holder.handler
+            #expect(counter["request-context"] == 1)
+            #expect(holder.handler === first)
+        }
+    }
+
+    @Test func weakLazyLetsTheInstanceGo() throws {
+        let counter = BuildCounter()
+        let container = try container(counter: counter)
+        // Something else holds the shared connection; the wrapper sees it only while it does.
+        var held: Connection? = try container.resolve(Connection.self)
+        Container.using(container) {
+            let screen = Screen()
+            #expect(screen.connection === held)
+            held = nil
+            #expect(screen.connection == nil)
+            #expect(counter["connection"] == 1)
+        }
+    }
+
+    @Test func anExplicitContainerWinsOverTheCurrentOne() throws {
+        let a = try container(), b = try container()
+        let fromB = try b.resolve(Logger.self), fromA = try a.resolve(Logger.self)
+        Container.using(a) {
+            #expect(Injected<Logger>(container: b).wrappedValue === fromB)
+            #expect(Injected<Logger>().wrappedValue === fromA)
+        }
+    }
+
+    @Test func parallelTestsEachSeeTheirOwnContainer() async throws {
+        let containers = try (0..<8).map { _ in try container() }
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for container in containers {
+                let expected = try container.resolve(Logger.self)
+                group.addTask {
+                    try await Container.using(container) {
+                        try await Task.sleep(for: .milliseconds(5))
+                        return Screen().logger === expected
+                    }
+                }
+            }
+            for try await sawItsOwn in group { #expect(sawItsOwn) }
+        }
+        #expect(Set(containers.map { ObjectIdentifier(try! $0.resolve(Logger.self)) }).count == 8)
+    }
+
+    @Test func injectingBeforeBootstrapSaysWhatToDo() throws {
+        let output = try BinaryRunner.run("ContextProbe", ["inject-before-bootstrap"])
+        #expect(output.status != 0)
+        #expect(!output.stdout.contains("unreachable"))
+        #expect(output.stderr.contains("Wiring: no container. Call Container.bootstrap(manifest:registry:) once at launch, or run this code inside Container.using(container) { … } (in tests)."))
+    }
+
+    @Test func bootstrapSetsTheSharedContainerAndReportsProblems() throws {
+        #expect {
+            try Container.bootstrap(manifest: TestSupport.fixture("container/unbound.yaml"), registry: FactoryRegistry(),
+                                    contexts: .none, options: .init(environment: [:]))
+        } throws: { error in
+            (error as? ManifestError)?.errors.first?.message.hasPrefix("service 'Logger' uses factory 'loger'") == true
+        }
+        // .instantiate meets a failing factory at launch, as a thrown error.
+        #expect {
+            try Container.bootstrap(manifest: TestSupport.fixture("container/app.yaml"), registry: Fixture.registry(),
+                                    contexts: .none, checking: .instantiate, options: .init(environment: [:]))
+        } throws: { error in
+            (error as? ManifestError)?.errors.contains { $0.message.contains("factory 'broken' of service Broken") } == true
+        }
+    }
+
+    @Test func resolutionsAreTracedAndFailuresLogged() throws {
+        let records = LogRecords()
+        var logger = Logging.Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        logger.logLevel = .trace
+        let container = try container(logger: logger)
+        _ = try container.resolve(Logger.self)
+        _ = try container.resolve(Logger.self)
+        _ = try container.resolve(Clock.self)
+        let lines = records.lines
+        #expect(lines.first == "info: contexts: none")
+        #expect(lines.contains { $0.hasPrefix("trace: resolve Logger (singleton): built in ") })
+        #expect(lines.contains("trace: resolve Logger: kept"))
+        #expect(lines.contains { $0.hasPrefix("trace: resolve Clock (unique): built in ") })
+        container.logFailure(ResolutionError(.circularDependency, message: "boom", path: []))
+        #expect(records.lines.last == "error: boom")
+        // At info level nothing is traced.
+        let quiet = LogRecords()
+        var infoLogger = Logging.Logger(label: "test") { _ in RecordingLogHandler(records: quiet) }
+        infoLogger.logLevel = .info
+        let plain = try self.container(logger: infoLogger)
+        _ = try plain.resolve(Logger.self)
+        #expect(quiet.lines == ["info: contexts: none"])
+    }
+}
