@@ -98,21 +98,26 @@ extension Container {
     /// with the error's message when resolving fails, since a wrapper cannot throw.
     @usableFromInline
     static func resolveForWrapper<T>(_ type: T.Type, name: String?, container: Container?) -> T {
-        let container = container ?? shared
-        do {
-            return try container.resolve(type, name: name)
-        } catch {
-            container.logFailure(error)
-            preconditionFailure("Wiring: cannot inject \(T.self): \(error)")
+        forWrapper(T.self, container: container) { container throws(ResolutionError) in
+            try container.resolve(type, name: name)
         }
     }
 
     /// Resolves an optional dependency for a property wrapper: `nil` when nothing is declared.
     @usableFromInline
     static func optionalForWrapper<T>(_ type: T.Type, name: String?, container: Container?) -> T? {
+        forWrapper(T.self, container: container) { container throws(ResolutionError) in
+            try container.optional(type, name: name)
+        }
+    }
+
+    /// Runs `body` on the wrapper's container; a failure is logged, then stops the program.
+    private static func forWrapper<T, R>(
+        _ type: T.Type, container: Container?, _ body: (Container) throws(ResolutionError) -> R
+    ) -> R {
         let container = container ?? shared
         do {
-            return try container.optional(type, name: name)
+            return try body(container)
         } catch {
             container.logFailure(error)
             preconditionFailure("Wiring: cannot inject \(T.self): \(error)")
