@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Wiring", targets: ["Wiring"]),
         .library(name: "WiringCommands", targets: ["WiringCommands"]),
         .executable(name: "wiring", targets: ["WiringCLI"]),
+        .executable(name: "wiring-example", targets: ["WiringExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -40,6 +41,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The example app: a notes tool wired by config-examples/ (README's main command).
+        .executableTarget(
+            name: "WiringExample",
+            dependencies: [
+                "Wiring", "WiringCommands",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // A small program the context tests run as a child process, with WIRING_CONTEXT set.
         .executableTarget(name: "ContextProbe", dependencies: ["Wiring"], path: "Tests/ContextProbe"),
         // An app's tool embedding Wiring's commands with its own registry, for end-to-end tests.
@@ -54,7 +63,7 @@ let package = Package(
         .testTarget(
             name: "WiringTests",
             dependencies: [
-                "Wiring", "WiringCommands", "WiringCLI", "ContextProbe", "EmbeddedTool",
+                "Wiring", "WiringCommands", "WiringCLI", "ContextProbe", "EmbeddedTool", "WiringExample",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures", "Commands/validate_with_schema.py"]

@@ -3,7 +3,7 @@ import Synchronization
 
 extension Container {
     private static let bootstrapped = Mutex<Container?>(nil)
-    @TaskLocal private static var scoped: Container?
+    @TaskLocal static var scoped: Container?
 
     /// What ``bootstrap(manifest:registry:contexts:checking:options:)`` checks before it returns.
     public enum LaunchCheck: Sendable {
@@ -67,7 +67,19 @@ extension Container {
 
     /// Makes `container` the shared container.
     public static func bootstrap(_ container: Container) {
-        bootstrapped.withLock { $0 = container }
+        bootstrapped.withLock { previous in
+            previous?.isShared.store(false, ordering: .relaxed)
+            container.isShared.store(true, ordering: .relaxed)
+            previous = container
+        }
+    }
+
+    /// Runs a factory with this container as the current one, so the property wrappers of the
+    /// instance it builds resolve from the container building it. Free when it already is.
+    func asCurrent<R>(_ body: () throws -> R) rethrows -> R {
+        let scoped = Container.scoped
+        if scoped === self || (scoped == nil && isShared.load(ordering: .relaxed)) { return try body() }
+        return try Container.$scoped.withValue(self, operation: body)
     }
 
     /// Runs `operation` with `container` as the current container for this task and the tasks

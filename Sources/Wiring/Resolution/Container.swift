@@ -56,6 +56,8 @@ public final class Container: Sendable {
     let targets: [String: ResolutionTarget]
     let registrations: [Registration]
     let now: @Sendable () -> ContinuousClock.Instant
+    /// Whether this is the bootstrapped shared container.
+    let isShared = Atomic<Bool>(false)
     /// The logger, when one was given.
     let logger: Logger?
     /// The logger when it logs at trace level: the resolve path checks only this.
@@ -377,7 +379,7 @@ public final class Container: Sendable {
         _ make: @Sendable (FactoryContext) throws -> Any, factoryKey: String, context: FactoryContext
     ) throws(ResolutionError) -> Any {
         do {
-            return try make(context)
+            return try asCurrent { try make(context) }
         } catch let error as ResolutionError {
             throw error
         } catch {

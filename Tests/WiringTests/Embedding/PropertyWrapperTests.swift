@@ -85,6 +85,26 @@ struct PropertyWrapperTests {
         #expect(Set(containers.map { ObjectIdentifier(try! $0.resolve(Logger.self)) }).count == 8)
     }
 
+    @Test func wrappersInAnInstanceResolveFromTheContainerBuildingIt() throws {
+        // No container is current here: the one building Screen must serve its wrappers.
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            services:
+              Screen: { factory: screen }
+              Logger: { factory: logger, scope: singleton, args: { level: warn, port: 1, tags: [] } }
+              UserStore: { factory: user-store, args: { url: u }, names: { replica: {} } }
+              Clock: { factory: clock }
+              Connection: { factory: connection, scope: shared }
+            """)
+        let registry = Fixture.registry()
+        registry.factory("screen") { _ in Screen() }
+        let container = try Container(manifest: path, registry: registry, contexts: .none)
+        let screen = try container.resolve(Screen.self)
+        #expect(screen.logger === (try container.resolve(Logger.self)))
+        #expect(screen.logger.level == "warn")
+        #expect(Container.current == nil)
+    }
+
     @Test func injectingBeforeBootstrapSaysWhatToDo() throws {
         let output = try BinaryRunner.run("ContextProbe", ["inject-before-bootstrap"])
         #expect(output.status != 0)
