@@ -3,7 +3,7 @@ import Synchronization
 
 extension Container {
     private static let bootstrapped = Mutex<Container?>(nil)
-    @TaskLocal static var scoped: Container?
+    @TaskLocal private static var scoped: Container?
 
     /// What ``bootstrap(manifest:registry:contexts:checking:options:)`` checks before it returns.
     public enum LaunchCheck: Sendable {
@@ -14,10 +14,11 @@ extension Container {
         case instantiate
     }
 
-    /// The container the property wrappers use: the one set with ``using(_:operation:)-(_,()->R)``
-    /// for the current task, else the one set by ``bootstrap(_:)``, else `nil`.
+    /// The container the property wrappers use: the one building the instance (while a
+    /// factory runs), else the one set with `using(_:operation:)` for the current task, else the
+    /// one set by ``bootstrap(_:)``, else `nil`.
     public static var current: Container? {
-        scoped ?? bootstrapped.withLock { $0 }
+        BuildingContainer.current ?? scoped ?? bootstrapped.withLock { $0 }
     }
 
     /// The shared container.
@@ -67,19 +68,13 @@ extension Container {
 
     /// Makes `container` the shared container.
     public static func bootstrap(_ container: Container) {
-        bootstrapped.withLock { previous in
-            previous?.isShared.store(false, ordering: .relaxed)
-            container.isShared.store(true, ordering: .relaxed)
-            previous = container
-        }
+        bootstrapped.withLock { $0 = container }
     }
 
     /// Runs a factory with this container as the current one, so the property wrappers of the
-    /// instance it builds resolve from the container building it. Free when it already is.
+    /// instance it builds resolve from the container building it.
     func asCurrent<R>(_ body: () throws -> R) rethrows -> R {
-        let scoped = Container.scoped
-        if scoped === self || (scoped == nil && isShared.load(ordering: .relaxed)) { return try body() }
-        return try Container.$scoped.withValue(self, operation: body)
+        try BuildingContainer.with(self, body)
     }
 
     /// Runs `operation` with `container` as the current container for this task and the tasks

@@ -56,8 +56,6 @@ public final class Container: Sendable {
     let targets: [String: ResolutionTarget]
     let registrations: [Registration]
     let now: @Sendable () -> ContinuousClock.Instant
-    /// Whether this is the bootstrapped shared container.
-    let isShared = Atomic<Bool>(false)
     /// The logger, when one was given.
     let logger: Logger?
     /// The logger when it logs at trace level: the resolve path checks only this.
