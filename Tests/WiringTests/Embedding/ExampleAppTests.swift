@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// The example app, run as users run it, in several environments.
+@Suite("wiring-example (binary)")
+struct ExampleAppTests {
+    func example(_ arguments: [String], environment: [String: String]) throws -> BinaryRunner.Output {
+        try BinaryRunner.run("wiring-example", arguments, environment: environment)
+    }
+
+    func temporaryFolder() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-example-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func byDefaultNotesAreFilesAndSavesAreAudited() throws {
+        let folder = try temporaryFolder()
+        let output = try example([], environment: ["NOTES_DIR": folder])
+        #expect(output.status == 0)
+        #expect(output.stdout == """
+            contexts: none
+            store: AuditedNoteStore
+            Note saved: Hello from Wiring
+            (1 notes in all)
+            notes: 1
+
+            """)
+        #expect(output.stderr == "[info] audit: saved 'Hello from Wiring'\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["hello-from-wiring.json"])
+        // A second process reads what the first wrote.
+        let list = try example(["list"], environment: ["NOTES_DIR": folder])
+        #expect(list.stdout.hasSuffix("  Hello from Wiring: saved through AuditedNoteStore\n"))
+    }
+
+    @Test func theTestContextKeepsNotesInMemoryWithAFixedClock() throws {
+        let folder = try temporaryFolder()
+        let output = try example([], environment: ["NOTES_DIR": folder, "WIRING_CONTEXT": "test"])
+        #expect(output.status == 0)
+        #expect(output.stdout == """
+            contexts: test (WIRING_CONTEXT)
+            store: InMemoryNoteStore
+            recorded notification: Hello from Wiring (0)
+            notes: 0
+
+            """)
+        #expect(output.stderr.isEmpty)   // the audit decorator is switched off in test
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
+    @Test func productionUsesTheWebhookAndTheOverlaysAuditPrefix() throws {
+        let folder = try temporaryFolder()
+        let output = try example(["add", "Ship it", "v1", "--wiring-context", "production"], environment: ["NOTES_DIR": folder])
+        #expect(output.status == 0)
+        #expect(output.stdout == "POST https://hooks.example.com/notes (timeout 2.5s) {\"title\": \"Ship it\", \"count\": 1}\n")
+        #expect(output.stderr == "[warning] audit[prod]: saved 'Ship it'\n")   // logLevel and prefix from production
+        let webhook = try example(["add", "Two"], environment: ["NOTES_DIR": folder, "WIRING_CONTEXT": "production",
+                                                               "NOTES_WEBHOOK_URL": "https://hooks.internal/x"])
+        #expect(webhook.stdout.hasPrefix("POST https://hooks.internal/x "))
+    }
+
+    @Test func anUnknownContextStopsWithASuggestion() throws {
+        let output = try example([], environment: ["WIRING_CONTEXT": "prod"])
+        #expect(output.status == 1)
+        #expect(output.stderr == "error: unknown context 'prod' from WIRING_CONTEXT (contexts: production, staging, test)\n")
+    }
+
+    @Test func theEmbeddedValidateChecksFactoriesAndBuildsEverything() throws {
+        for context in ["", "test", "staging", "production"] {
+            var arguments = ["validate", "config-examples/services.yaml", "--instantiate"]
+            if !context.isEmpty { arguments += ["--context", context] }
+            let output = try example(arguments, environment: ["NOTES_DIR": try temporaryFolder()])
+            #expect(output.status == 0, "\(context): \(output.stdout)")
+        }
+        let catalog = try example(["catalog"], environment: [:])
+        #expect(catalog.stdout.contains("\"file-note-store\""))
+    }
+}
