@@ -37,6 +37,9 @@ public final class FactoryRegistry: Sendable {
     /// - Parameters:
     ///   - key: The key manifests name in `factory:`.
     ///   - overriding: Whether this registration knowingly replaces an earlier one.
+    ///   - fileID: Where the registration is written; leave the default. Duplicate and unused
+    ///     registrations are reported at this place.
+    ///   - line: The line of the registration; leave the default.
     ///   - make: Builds an instance; it reads its arguments and dependencies from the context.
     public func factory<T>(
         _ key: String, overriding: Bool = false,
