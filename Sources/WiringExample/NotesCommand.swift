@@ -66,12 +66,15 @@ struct Add: ParsableCommand {
 }
 
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the notes.")
+    static let configuration = CommandConfiguration(abstract: "List the notes (or the archived ones).")
     @OptionGroup var options: ContainerOptions
+    @Flag(help: "List the archive: the 'archive' named variant of NoteStore.")
+    var archive = false
 
     func run() throws {
         let container = try options.bootstrap()
-        for note in try container.resolve(NotesApp.self).list() {
+        let notes = archive ? try container.resolve(NoteStore.self, name: "archive").all() : try container.resolve(NotesApp.self).list()
+        for note in notes {
             print("\(Int(note.created.timeIntervalSince1970))  \(note.title)\(note.body.isEmpty ? "" : ": \(note.body)")")
         }
     }
@@ -87,6 +90,7 @@ struct Demo: ParsableCommand {
         print(container.contextSummary)
         print("store: \(String(describing: type(of: try container.resolve(NoteStore.self))))")
         let app = try container.resolve(NotesApp.self)
+        print("api: \(app.api.baseURL) (timeout \(app.api.timeout)s)")
         try app.add(title: "Hello from Wiring", body: "saved through \(type(of: app.writer))")
         print("notes: \(try app.list().count)")
     }

@@ -21,6 +21,7 @@ struct ExampleAppTests {
         #expect(output.stdout == """
             contexts: none
             store: AuditedNoteStore
+            api: https://api.notes.example.com (timeout 10s)
             Note saved: Hello from Wiring
             (1 notes in all)
             notes: 1
@@ -40,6 +41,7 @@ struct ExampleAppTests {
         #expect(output.stdout == """
             contexts: test (WIRING_CONTEXT)
             store: InMemoryNoteStore
+            api: https://api.notes.example.com (timeout 10s)
             recorded notification: Hello from Wiring (0)
             notes: 0
 
@@ -57,6 +59,24 @@ struct ExampleAppTests {
         let webhook = try example(["add", "Two"], environment: ["NOTES_DIR": folder, "WIRING_CONTEXT": "production",
                                                                "NOTES_WEBHOOK_URL": "https://hooks.internal/x"])
         #expect(webhook.stdout.hasPrefix("POST https://hooks.internal/x "))
+    }
+
+    @Test func stagingTalksToTheStagingAPI() throws {
+        let output = try example([], environment: ["NOTES_DIR": try temporaryFolder(), "WIRING_CONTEXT": "staging"])
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("api: https://staging.api.notes.example.com (timeout 10s)\n"))
+    }
+
+    @Test func theArchiveIsANamedVariantWithItsOwnFolder() throws {
+        let folder = try temporaryFolder()
+        let environment = ["NOTES_DIR": folder]
+        #expect(try example(["list", "--archive"], environment: environment).stdout.isEmpty)
+        // The archive variant reads $(archiveDirectory) = $(notesDirectory)/archive.
+        let archive = URL(fileURLWithPath: folder).appendingPathComponent("archive")
+        try FileManager.default.createDirectory(at: archive, withIntermediateDirectories: true)
+        try Data(#"{"title":"Old","body":"","created":1}"#.utf8).write(to: archive.appendingPathComponent("old.json"))
+        #expect(try example(["list", "--archive"], environment: environment).stdout == "1  Old\n")
+        #expect(try example(["list"], environment: environment).stdout.isEmpty)
     }
 
     @Test func anUnknownContextStopsWithASuggestion() throws {
