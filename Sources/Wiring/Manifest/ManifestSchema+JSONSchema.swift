@@ -54,8 +54,8 @@ extension ManifestSchema {
                 "anyOf": [["enum": builtIn], ["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_.-]*$"]],
             ],
             "duration": [
-                "description": "Seconds, or text: 500ms, 30s, 5m, 2h, 1d.",
-                "anyOf": [["type": "number", "minimum": 0], ["type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"]],
+                "description": "Seconds, or text: 500ms, 30s, 5m, 2h, 1d; at most 100 years.",
+                "anyOf": [["type": "number", "minimum": 0, "maximum": Duration.manifestMaximumSeconds], ["type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"]],
             ],
             "implements": [
                 "description": "Type names, each a string or { type, name }.",

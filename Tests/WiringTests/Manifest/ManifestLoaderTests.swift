@@ -122,7 +122,7 @@ struct ManifestLoaderTests {
             "invalid/wrong-kinds.yaml:3:13: error: 'parameters' must be a mapping, found a list",
             "invalid/wrong-kinds.yaml:6:14: error: 'factory' of service 'Logger' must be a string, found a list",
             "invalid/wrong-kinds.yaml:7:12: error: 'scope' of service 'Logger' must be a string, found an integer",
-            "invalid/wrong-kinds.yaml:8:10: error: 'ttl' of service 'Logger' must be a duration (seconds, or text like 500ms, 30s, 5m, 2h, 1d), found a string",
+            "invalid/wrong-kinds.yaml:8:10: error: 'ttl' of service 'Logger' must be a duration (seconds, or text like 500ms, 30s, 5m, 2h, 1d; at most 100 years), found a string",
             "invalid/wrong-kinds.yaml:9:17: error: 'implements' of service 'Logger' must be a list, found a mapping",
             "invalid/wrong-kinds.yaml:10:11: error: 'args' of service 'Logger' must be a mapping, found a list",
             "invalid/wrong-kinds.yaml:11:16: error: 'decorates' of service 'Logger' must be a string, found an integer",

@@ -40,6 +40,14 @@ struct ManifestValueTests {
         #expect(try value(.list([value(.int(1)), value(.int(2))])).decode([Int].self) == [1, 2])
     }
 
+    @Test func hugeDurationsAreErrorsNotCrashes() throws {
+        // Found by the fuzzer: ttl: 1e300 trapped converting to Int64.
+        for value in [ManifestValue.Kind.double(1e300), .string("1e300s"), .string("99999999999999999999d"), .int(Int.max)] {
+            #expect(throws: ManifestError.self) { try self.value(value).decode(Duration.self) }
+        }
+        #expect(try value(.string("36500d")).decode(Duration.self) == .seconds(36500 * 86400))
+    }
+
     @Test func wrongKindNamesExpectedAndFoundAtTheValue() {
         #expect {
             try value(.string("abc")).decode(Int.self)

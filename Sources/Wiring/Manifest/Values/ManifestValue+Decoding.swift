@@ -115,26 +115,33 @@ extension Bool: ManifestDecodable {
 }
 
 extension Duration: ManifestDecodable {
-    public static var manifestTypeDescription: String { "a duration (seconds, or text like 500ms, 30s, 5m, 2h, 1d)" }
+    /// The longest duration a manifest may write: 100 years, far past any time-to-live, and
+    /// far below what would overflow.
+    package static let manifestMaximumSeconds: Double = 100 * 365.25 * 86400
+
+    public static var manifestTypeDescription: String { "a duration (seconds, or text like 500ms, 30s, 5m, 2h, 1d; at most 100 years)" }
     public init(manifestValue value: ManifestValue) throws(ManifestError) {
+        let seconds: Double
         switch value.kind {
-        case .int(let seconds) where seconds >= 0: self = .seconds(seconds)
-        case .double(let seconds) where seconds >= 0 && seconds.isFinite: self = .seconds(seconds)
+        case .int(let number): seconds = Double(number)
+        case .double(let number): seconds = number
         case .string(let text):
-            guard let duration = Self.parse(text) else { throw value.mismatch(Self.self) }
-            self = duration
+            guard let parsed = Self.parseSeconds(text) else { throw value.mismatch(Self.self) }
+            seconds = parsed
         default: throw value.mismatch(Self.self)
         }
+        guard seconds.isFinite, seconds >= 0, seconds <= Self.manifestMaximumSeconds else { throw value.mismatch(Self.self) }
+        self = .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
-    /// Parses `500ms`, `30s`, `1.5m`, `2h`, `1d`.
-    package static func parse(_ text: String) -> Duration? {
+    /// Parses `500ms`, `30s`, `1.5m`, `2h`, `1d` into seconds.
+    package static func parseSeconds(_ text: String) -> Double? {
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
         for (suffix, factor) in units where text.hasSuffix(suffix) {
             let number = text.dropLast(suffix.count)
-            guard let amount = Double(number), amount >= 0, amount.isFinite,
-                  number.allSatisfy({ $0.isNumber || $0 == "." }) else { continue }
-            return .milliseconds(Int64((amount * factor * 1000).rounded()))
+            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+                  let amount = Double(number) else { continue }
+            return amount * factor
         }
         return nil
     }

@@ -1,0 +1,31 @@
+extension ManifestLoader {
+    /// Runs one in-memory manifest through everything a load does, and more: the YAML reader,
+    /// the decoder, assembly, validation, each context applied, and `explain` and `graph` of the
+    /// result. For the fuzzer, which must find no input that crashes, hangs or leaks.
+    package static func exercise(_ bytes: [UInt8]) {
+        let file = "fuzz.yaml"
+        let environment = ["HOME": "/root", "EMPTY": ""]
+        var decoder = ManifestFileDecoder(file: file, environment: environment)
+        let yaml = YAMLReader.read(bytes, file: file, limits: YAMLLimits(maxFileSize: 1 << 20, maxDepth: 64, maxAliasExpansion: 100_000),
+                                   streaming: "services") { decoder.decodeStreamedService($0) }
+        guard yaml.root != nil || !yaml.diagnostics.containsErrors else { return }
+        let manifestFile = decoder.decode(yaml.root)
+        var assembler = ManifestAssembler()
+        let manifest = assembler.assemble([manifestFile])
+        var validator = ManifestValidator(manifest: manifest)
+        validator.run()
+        for diagnostic in decoder.diagnostics + assembler.diagnostics + validator.diagnostics {
+            _ = diagnostic.description
+        }
+        var resolver = ValueResolver(manifest: manifest, environment: environment)
+        resolver.resolveParameters()
+        for service in manifest.services.prefix(8) {
+            _ = resolver.resolve(service.args, at: service.location)
+            _ = try? manifest.explain(service.key, environment: environment).description
+        }
+        _ = manifest.graph(format: .dot)
+        for context in manifest.contexts.prefix(4) {
+            _ = try? manifest.applying(contexts: [context.name]).graph(format: .mermaid)
+        }
+    }
+}
