@@ -354,7 +354,9 @@ private struct TreeBuilder {
                 case UInt8(ascii: "{") where index > 0 && buffer[index - 1] == UInt8(ascii: "$"):
                     message += " (inside { } or [ ], quote a value that holds '${…}')"
                 case UInt8(ascii: "%"), UInt8(ascii: "@"), UInt8(ascii: "`"):
-                    message += " (quote a value that starts with '\(Character(Unicode.Scalar(buffer[index])))')"
+                    if problem.contains("cannot start any token") {
+                        message += " (quote a value that starts with '\(Character(Unicode.Scalar(buffer[index])))')"
+                    }
                 default: break
                 }
             }
