@@ -354,6 +354,12 @@ public final class Container: Sendable {
                 message: "resolution is deeper than \(ResolutionState.maxDepth) services; is there a cycle through named variants or arguments?",
                 path: state.steps + [registration.step])
         }
+        if !StackGuard.hasRoom {
+            throw ResolutionError(
+                .circularDependency,
+                message: "resolution is too deep for this thread's stack (\(state.path.count) services); is there a cycle through named variants or arguments?",
+                path: state.steps + [registration.step])
+        }
     }
 
     /// Runs the factory and the decorators around it, with `registration` on the path.

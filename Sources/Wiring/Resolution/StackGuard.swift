@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+internal import CYAML
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whether the current thread's stack has room for one more level of resolution.
+///
+/// A fixed depth limit cannot protect every thread: debug builds use bigger frames, and worker
+/// threads have smaller stacks. So each thread's stack bounds are read once (cached in a
+/// thread-local) and every build checks the distance from the current position to the end.
+enum StackGuard {
+    /// Room kept free for what runs after the check: the factory, messages, the error path.
+    static let margin = 128 * 1024
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Whether more than ``margin`` bytes of stack remain below the caller (`true` when the
+    /// bounds cannot be read).
+    static var hasRoom: Bool {
+        guard let low = lowestAddress else { return true }
+        var marker: UInt8 = 0
+        let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        return here > low && here - low > UInt(margin)
+    }
+
+    /// The lowest address of this thread's stack, read once per thread.
+    private static var lowestAddress: UInt? {
+        if let cached = pthread_getspecific(key) { return UInt(bitPattern: cached) }
+        guard let low = readLowestAddress(), low != 0 else { return nil }
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: low))
+        return low
+    }
+
+    private static func readLowestAddress() -> UInt? {
+        #if canImport(Darwin)
+        let top = UInt(bitPattern: pthread_get_stackaddr_np(pthread_self()))
+        return top - UInt(pthread_get_stacksize_np(pthread_self()))
+        #elseif canImport(Glibc)
+        let low = UInt(wiring_thread_stack_low())
+        return low == 0 ? nil : low
+        #else
+        return nil
+        #endif
+    }
+}
