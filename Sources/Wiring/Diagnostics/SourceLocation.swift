@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A position in a manifest file: the file as the user named it, and a 1-based line and column.
 ///
@@ -53,7 +52,7 @@ package enum SourceFileTable {
         var ids: [String: UInt32] = [:]
     }
 
-    private static let state = Mutex(State())
+    private static let state = Locked(State())
 
     /// The identifier of `path`, assigning one on first use.
     package static func intern(_ path: String) -> UInt32 {

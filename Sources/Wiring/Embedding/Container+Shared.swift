@@ -1,8 +1,7 @@
 import Logging
-import Synchronization
 
 extension Container {
-    private static let bootstrapped = Mutex<Container?>(nil)
+    private static let bootstrapped = Locked<Container?>(nil)
     @TaskLocal private static var scoped: Container?
 
     /// What ``bootstrap(manifest:registry:contexts:checking:options:)`` checks before it returns.

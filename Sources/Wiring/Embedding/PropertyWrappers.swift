@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Resolves its value when the enclosing instance is created.
 ///
@@ -33,7 +32,7 @@ extension Injected: Sendable where T: Sendable {}
 final class LazyInjection<T>: @unchecked Sendable {
     /// The value, boxed to cross the lock (the wrapper hands it to whoever reads it).
     private struct Box: @unchecked Sendable { let value: T }
-    private let state = Mutex<Box?>(nil)
+    private let state = Locked<Box?>(nil)
     private let resolve: () -> T
 
     @usableFromInline

@@ -5,7 +5,6 @@ import Foundation
 #endif
 import Dispatch
 public import Logging
-import Synchronization
 
 /// The container: a manifest bound to a registry's factories, resolving services by type,
 /// name or key, in their scopes.
@@ -62,7 +61,7 @@ public final class Container: Sendable {
     let traceLogger: Logger?
     /// What each Swift type resolves to, found once per type; and, for a kept instance that
     /// never expires, the instance itself, so that resolving it again is one locked lookup.
-    private let typeCache = Mutex(TypeCache())
+    private let typeCache = Locked(TypeCache())
 
     struct TypeCache {
         /// What each type resolves to (`.none`: nothing is declared for it).

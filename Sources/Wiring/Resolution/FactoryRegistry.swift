@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The factories Swift code registers under string keys, for manifests to refer to.
 ///
@@ -27,7 +26,7 @@ public final class FactoryRegistry: Sendable {
         var duplicates: [(key: String, first: SourceLocation, again: SourceLocation)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates an empty registry.
     public init() {}

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// A built instance handed between threads. Instances are whatever factories return; the
 /// container hands the same instance to every thread that resolves a kept scope, as every DI
@@ -29,7 +28,7 @@ final class InstanceSlot: Sendable {
         case weak(WeakInstance)
     }
 
-    private let state = Mutex<State>(.empty)
+    private let state = Locked<State>(.empty)
 
     /// What a resolve finds in the slot.
     enum Lookup {
@@ -120,7 +119,7 @@ final class InstanceSlot: Sendable {
 
 /// Which resolution waits for which slot, to turn a cycle across threads into an error.
 enum WaitGraph {
-    private static let waiting = Mutex<[ObjectIdentifier: InstanceSlot]>([:])
+    private static let waiting = Locked<[ObjectIdentifier: InstanceSlot]>([:])
 
     /// Records that `token` waits for `slot`, unless following the builders from `slot` leads
     /// back to `token` (a cycle), in which case nothing is recorded and `false` is returned.
