@@ -22,13 +22,21 @@ enum StackGuard {
         return key
     }()
 
-    /// Whether more than ``margin`` bytes of stack remain below the caller (`true` when the
-    /// bounds cannot be read).
+    /// Whether more than ``margin`` bytes of stack remain below the caller (`true` when that
+    /// cannot be measured).
     static var hasRoom: Bool {
         guard let low = lowestAddress else { return true }
         var marker: UInt8 = 0
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-        return here > low && here - low > UInt(margin)
+        return hasRoom(at: here, lowestAddress: low)
+    }
+
+    /// Whether `here` is more than ``margin`` above the stack's lowest address. Under
+    /// AddressSanitizer locals may live on a "fake stack" elsewhere in memory: an address outside
+    /// any plausible stack says nothing, so the guard does not refuse on it.
+    static func hasRoom(at here: UInt, lowestAddress low: UInt) -> Bool {
+        guard here > low, here - low < 1 << 30 else { return true }
+        return here - low > UInt(margin)
     }
 
     /// The lowest address of this thread's stack, read once per thread.

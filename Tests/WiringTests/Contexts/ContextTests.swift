@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 import Testing
 @testable import Wiring
 
@@ -215,7 +214,7 @@ struct ContextTests {
 
 /// Log lines captured by ``RecordingLogHandler``.
 final class LogRecords: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
     func append(_ line: String) { storage.withLock { $0.append(line) } }
     var lines: [String] { storage.withLock { $0 } }
 }

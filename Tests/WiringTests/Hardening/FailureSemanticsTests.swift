@@ -44,6 +44,17 @@ struct FailureSemanticsTests {
         #expect(try chain(200).resolve(key: "L0") is Link)
     }
 
+    @Test func theStackGuardRefusesOnlyWhatItCanMeasure() {
+        let low: UInt = 0x7000_0000
+        #expect(StackGuard.hasRoom(at: low + 1 << 20, lowestAddress: low))
+        #expect(!StackGuard.hasRoom(at: low + 4096, lowestAddress: low))
+        // An address below the stack or far above it (ASan's fake stack) cannot be measured.
+        // Found under AddressSanitizer: every resolve on such threads was refused.
+        #expect(StackGuard.hasRoom(at: low - 4096, lowestAddress: low))
+        #expect(StackGuard.hasRoom(at: low + 1 << 40, lowestAddress: low))
+        #expect(StackGuard.hasRoom)
+    }
+
     @Test func aFailedBuildLeavesAnEarlierContainerUsable() throws {
         let good = try Container(manifest: TestSupport.fixture("container/app.yaml"), registry: Fixture.registry(), contexts: .none,
                                  options: .init(environment: [:]))

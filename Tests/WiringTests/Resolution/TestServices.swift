@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 @testable import Wiring
 
 // Types the container fixture (Fixtures/container/app.yaml) declares.
@@ -59,16 +58,17 @@ struct StoreUnavailable: Error, CustomStringConvertible {
     var description: String { "connection refused" }
 }
 
-/// A clock tests move by hand.
+/// A clock tests move by hand. (Test helpers use Wiring's pthread-based `Locked`, which
+/// ThreadSanitizer understands, rather than `Synchronization.Mutex`.)
 final class ManualClock: Sendable {
-    private let instant = Mutex(ContinuousClock.now)
+    private let instant = Locked(ContinuousClock.now)
     var now: ContinuousClock.Instant { instant.withLock { $0 } }
     func advance(by duration: Duration) { instant.withLock { $0 = $0.advanced(by: duration) } }
 }
 
 /// Counts how many times each factory ran.
 final class BuildCounter: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = Locked<[String: Int]>([:])
     func tick(_ key: String) { counts.withLock { $0[key, default: 0] += 1 } }
     subscript(key: String) -> Int { counts.withLock { $0[key, default: 0] } }
 }
