@@ -30,10 +30,9 @@ enum LoadingBenchmark {
         for size in sizes {
             let path = try ManifestGenerator.write(services: size)
             let folder = (path as NSString).deletingLastPathComponent
-            var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-            bytes += Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/shared.yaml")))
             let rootBytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
             let sharedBytes = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/shared.yaml")))
+            let bytes = rootBytes + sharedBytes
             let loader = ManifestLoader(environment: [:])
 
             let check = loader.validate(path)

@@ -4,7 +4,6 @@
 struct Binder {
     let manifest: Manifest
     let registry: FactoryRegistry
-    let environment: [String: String]
     private var bindingDiagnostics: [Diagnostic] = []
     private var values: ValueResolver
     private var usedFactories: Set<String> = []
@@ -15,7 +14,6 @@ struct Binder {
     init(manifest: Manifest, registry: FactoryRegistry, environment: [String: String]) {
         self.manifest = manifest
         self.registry = registry
-        self.environment = environment
         values = ValueResolver(manifest: manifest, environment: environment)
     }
 

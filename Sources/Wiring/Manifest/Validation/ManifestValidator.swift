@@ -33,9 +33,8 @@ package struct ManifestValidator {
 
     private mutating func checkScopes() {
         if let scope = manifest.defaultScope { checkScope(scope) }
-        let defaultScope = manifest.defaultScope?.value ?? Scope.defaultScope
         for service in manifest.services {
-            let scope = service.scope?.value ?? defaultScope
+            let scope = manifest.effectiveScope(of: service)
             if let written = service.scope { checkScope(written) }
             checkTimeToLive(service.timeToLive, scope: scope, of: "service '\(service.key)'")
             for variant in service.names {
