@@ -18,12 +18,16 @@ enum BinaryRunner {
     }
 
     /// Runs `name` (`wiring`, `EmbeddedTool`, …) from the package root with exactly `environment`.
+    ///
+    /// Swift's crash backtracer is switched off unless `environment` sets it: a child that is
+    /// meant to stop (a fatal error on purpose) would otherwise leave the backtracer running,
+    /// holding the output pipes open, and under ThreadSanitizer it never finishes.
     static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = folder.appendingPathComponent(name)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: TestSupport.packageRoot)
-        process.environment = environment
+        process.environment = environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { given, _ in given }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
