@@ -99,6 +99,29 @@ struct ContextTests {
         #expect(try container(.none).resolve(key: "Audit") as? String == "audit")
     }
 
+    @Test func contextsOverManyServicesChangeExactlyTheServicesTheyName() throws {
+        // 3,000 services; `odd` overrides every odd one and switches off each tenth, `back`
+        // switches the first of those on again and adds a service.
+        var text = "wiring: 1\nservices:\n"
+        for index in 0..<3_000 { text += "  S\(index): { factory: banner, args: { text: base-\(index) } }\n" }
+        text += "contexts:\n  odd:\n    services:\n"
+        for index in stride(from: 1, to: 3_000, by: 2) { text += "      S\(index): { args: { text: odd-\(index) } }\n" }
+        for index in stride(from: 0, to: 3_000, by: 10) { text += "      S\(index): { enabled: false }\n" }
+        text += "  back:\n    services:\n      S0: { enabled: true }\n    add:\n      Extra: { factory: banner, args: { text: added } }\n"
+        let path = try TestSupport.temporaryFile(text)
+        let container = try Container(manifest: path, registry: registry(), contexts: .explicit("odd", "back"),
+                                      options: .init(environment: [:]))
+        #expect(try container.resolve(key: "S0") as? String == "base-0")
+        #expect(try container.resolve(key: "S1") as? String == "odd-1")
+        #expect(try container.resolve(key: "S2") as? String == "base-2")
+        #expect(throws: ResolutionError.self) { try container.resolve(key: "S10") }
+        #expect(try container.resolve(key: "S2999") as? String == "odd-2999")
+        #expect(try container.resolve(key: "Extra") as? String == "added")
+        // Switched off: 300 tenths, less S0 switched on again; added and switched on again go last.
+        #expect(container.manifest.services.count == 3_000 - 299 + 1)
+        #expect(container.manifest.services.suffix(2).map(\.key) == ["Extra", "S0"])
+    }
+
     // MARK: Stacking and precedence
 
     @Test func stackedContextsApplyInOrderTheLaterWinning() throws {
