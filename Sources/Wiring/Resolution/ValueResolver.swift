@@ -21,6 +21,7 @@ package struct ValueResolver {
 
     package mutating func resolve(_ map: ManifestMap?, at location: SourceLocation) -> ManifestMap {
         guard let map else { return ManifestMap([], at: location) }
+        guard map.mayHoldReferences else { return map }
         return ManifestMap(map.entries.map {
             ManifestMap.Entry(key: $0.key, keyLocation: $0.keyLocation, value: resolve($0.value))
         }, at: map.location)
@@ -28,6 +29,7 @@ package struct ValueResolver {
 
     /// A value with its templates filled in from the environment and the parameters.
     package mutating func resolve(_ value: ManifestValue) -> ManifestValue {
+        guard value.mayHoldReferences else { return value }
         switch value.kind {
         case .template(let template):
             if template.parts.count == 1, case .parameter(let name) = template.parts[0] {

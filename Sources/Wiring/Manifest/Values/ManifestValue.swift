@@ -114,6 +114,31 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the value may hold a `${…}` or `$(…)` reference, nested ones included: when it
+    /// does not, filling in references would give the same value back, so that work is skipped.
+    package var mayHoldReferences: Bool {
+        switch source {
+        case .node(let node):
+            return Self.mayHoldReferences(node)
+        case .built(let kind):
+            switch kind {
+            case .template: return true
+            case .list(let values): return values.contains { $0.mayHoldReferences }
+            case .map(let map): return map.mayHoldReferences
+            default: return false
+            }
+        }
+    }
+
+    /// Whether any scalar under `node` has a `$` (a reference needs one).
+    static func mayHoldReferences(_ node: YAMLNode) -> Bool {
+        switch node.content {
+        case .scalar(let text, _): text.utf8.contains(UInt8(ascii: "$"))
+        case .sequence(let elements): elements.contains { mayHoldReferences($0) }
+        case .mapping(let pairs): pairs.contains { mayHoldReferences($0.value) }
+        }
+    }
+
     /// Every template inside this value, nested ones included.
     package func forEachTemplate(_ body: (StringTemplate, SourceLocation) -> Void) {
         switch kind {
@@ -178,6 +203,14 @@ public struct ManifestMap: Sendable {
                     keyLocation: SourceLocation(fileID: fileID, line: Int(pair.key.line), column: Int(pair.key.column)),
                     value: ManifestValue(node: pair.value, fileID: fileID))
             }
+        }
+    }
+
+    /// Whether a value may hold a `${…}` or `$(…)` reference (see ``ManifestValue``).
+    package var mayHoldReferences: Bool {
+        switch source {
+        case .built(let entries): entries.contains { $0.value.mayHoldReferences }
+        case .pairs(let pairs, _): pairs.contains { ManifestValue.mayHoldReferences($0.value) }
         }
     }
 
