@@ -1,7 +1,7 @@
 import Logging
 
 extension Container {
-    private static let bootstrapped = Locked<Container?>(nil)
+    private static let bootstrapped = ReadMostly<Container?>(nil)
     @TaskLocal private static var scoped: Container?
 
     /// What ``bootstrap(manifest:registry:contexts:checking:options:)`` checks before it returns.
@@ -17,7 +17,7 @@ extension Container {
     /// factory runs), else the one set with `using(_:operation:)` for the current task, else the
     /// one set by ``bootstrap(_:)``, else `nil`.
     public static var current: Container? {
-        BuildingContainer.current ?? scoped ?? bootstrapped.withLock { $0 }
+        BuildingContainer.current ?? scoped ?? bootstrapped.read { $0 }
     }
 
     /// The shared container.
@@ -67,7 +67,7 @@ extension Container {
 
     /// Makes `container` the shared container.
     public static func bootstrap(_ container: Container) {
-        bootstrapped.withLock { $0 = container }
+        bootstrapped.write { $0 = container }
     }
 
     /// Runs a factory with this container as the current one, so the property wrappers of the

@@ -61,7 +61,7 @@ public final class Container: Sendable {
     let traceLogger: Logger?
     /// What each Swift type resolves to, found once per type; and, for a kept instance that
     /// never expires, the instance itself, so that resolving it again is one locked lookup.
-    private let typeCache = Locked(TypeCache())
+    private let typeCache = ReadMostly(TypeCache())
 
     struct TypeCache {
         /// What each type resolves to (`.none`: nothing is declared for it).
@@ -133,9 +133,9 @@ public final class Container: Sendable {
     /// - Throws: ``ResolutionError``.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> T {
-        if name == nil, arguments.isEmpty, let kept = keptInstance(type), let typed = kept as? T { return typed }
+        if name == nil, arguments.isEmpty, let kept = keptInstance(type), let typed = Self.cast(kept, to: T.self) { return typed }
         let instance = try resolveInstance(type, name: name, arguments: Arguments(arguments), state: nil)
-        guard let typed = instance as? T else { throw typeMismatch(instance, expected: type, name: name, state: nil) }
+        guard let typed = Self.cast(instance, to: T.self) else { throw typeMismatch(instance, expected: type, name: name, state: nil) }
         return typed
     }
 
@@ -159,7 +159,7 @@ public final class Container: Sendable {
     @usableFromInline
     func keptInstance(_ type: Any.Type) -> Any? {
         let id = ObjectIdentifier(type)
-        let instance = typeCache.withLock { $0.instances[id]?.value }
+        let instance = typeCache.read { $0.instances[id]?.value }
         if let traceLogger, instance != nil { traceLogger.trace("resolve \(type): kept") }
         return instance
     }
@@ -182,7 +182,7 @@ public final class Container: Sendable {
         var instance: InstanceBox?
         var cachedTarget: ResolutionTarget??
         var generation = 0
-        typeCache.withLock { cache in
+        typeCache.read { cache in
             if name == nil, let kept = cache.instances[id] {
                 instance = kept
             } else {
@@ -202,11 +202,21 @@ public final class Container: Sendable {
             built = try self.instance(of: registration, arguments: arguments, state: state)
         }
         if name == nil, case .kept(nil, false) = registration.keeping {
-            typeCache.withLock { cache in
+            typeCache.write { cache in
                 if cache.generation == generation { cache.instances[id] = InstanceBox(value: built) }
             }
         }
         return built
+    }
+
+    /// `instance` as a `T`. When its type is exactly `T` (the common case: a factory builds the
+    /// type it is resolved as) the value is taken out of the existential as is, which costs a
+    /// fraction of a dynamic cast; otherwise it is a dynamic cast (protocols, superclasses).
+    @inlinable @inline(__always)
+    static func cast<T>(_ instance: Any, to type: T.Type) -> T? {
+        guard Swift.type(of: instance) == T.self else { return instance as? T }
+        func open<Stored>(_ stored: Stored) -> T { unsafeBitCast(stored, to: T.self) }
+        return _openExistential(instance, do: open)
     }
 
     /// The error for an instance that is not of the type asked for.
@@ -244,9 +254,9 @@ public final class Container: Sendable {
     /// per type.
     func target(for type: Any.Type) -> ResolutionTarget? {
         let id = ObjectIdentifier(type)
-        if let cached = typeCache.withLock({ $0.targets[id] }) { return cached }
+        if let cached = typeCache.read({ $0.targets[id] }) { return cached }
         let found = targets[String(reflecting: type)] ?? targets[String(describing: type)]
-        typeCache.withLock { cache in
+        typeCache.write { cache in
             if cache.targets[id] == nil { cache.targets[id] = .some(found) }
         }
         return found
@@ -291,20 +301,30 @@ public final class Container: Sendable {
     // MARK: - Scopes
 
     func instance(of registration: Registration, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
+        if let state { return try instance(of: registration, arguments: arguments, in: state) }
+        if case .kept(let timeToLive, _) = registration.keeping,
+           let instance = registration.slot.current(now: timeToLive == nil ? nil : now()) {
+            return instance
+        }
+        var state = ResolutionState.acquire()
+        defer { ResolutionState.recycle(&state) }
+        return try instance(of: registration, arguments: arguments, in: state)
+    }
+
+    private func instance(of registration: Registration, arguments: Arguments, in state: ResolutionState) throws(ResolutionError) -> Any {
         switch registration.keeping {
         case .kept(let timeToLive, let weakly):
             if let instance = registration.slot.current(now: timeToLive == nil ? nil : now()) { return instance }
             return try buildKept(registration, timeToLive: timeToLive, weakly: weakly,
-                                 arguments: arguments, state: state ?? ResolutionState())
+                                 arguments: arguments, state: state)
         case .graph:
-            let state = state ?? ResolutionState()
             let id = ObjectIdentifier(registration)
             if let instance = state.graph[id] { return instance }
             let instance = try produce(registration, arguments: arguments, state: state)
             state.graph[id] = instance
             return instance
         case .unique:
-            return try produce(registration, arguments: arguments, state: state ?? ResolutionState())
+            return try produce(registration, arguments: arguments, state: state)
         }
     }
 
@@ -353,7 +373,8 @@ public final class Container: Sendable {
                 message: "resolution is deeper than \(ResolutionState.maxDepth) services; is there a cycle through named variants or arguments?",
                 path: state.steps + [registration.step])
         }
-        if !StackGuard.hasRoom {
+        // Checked every eighth level: a few levels take far less stack than the guard's margin.
+        if state.path.count & 7 == 0, !StackGuard.hasRoom {
             throw ResolutionError(
                 .circularDependency,
                 message: "resolution is too deep for this thread's stack (\(state.path.count) services); is there a cycle through named variants or arguments?",
@@ -416,7 +437,7 @@ public final class Container: Sendable {
     /// before the generation moved on, so it cannot cache that instance again.
     private func reset(where matches: (Registration) -> Bool) {
         for registration in registrations where matches(registration) { registration.slot.reset() }
-        typeCache.withLock { cache in
+        typeCache.write { cache in
             cache.generation += 1
             for id in cache.instances.identifiers {
                 if let target = cache.targets[id] ?? nil, let registration = target.unnamed, matches(registration) {

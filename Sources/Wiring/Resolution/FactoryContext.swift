@@ -15,11 +15,34 @@
 public struct FactoryContext {
     @usableFromInline let container: Container
     @usableFromInline let state: ResolutionState
-    let arguments: Arguments
-    let inner: Any?
-    let registration: Registration
+    /// Owned by `container`, which this context holds, so it needs no reference count of its
+    /// own: copying a context on the resolve path stays cheap.
+    unowned(unsafe) let registration: Registration
     /// The decorator being built, or -1 for the registration's own factory.
     let decorator: Int
+    /// Runtime arguments and the decorated instance, which most builds have not: `nil` then.
+    private let extras: Extras?
+
+    /// What a build has only sometimes, boxed so that a context without it is a few words.
+    final class Extras {
+        let arguments: Arguments
+        let inner: Any?
+        init(arguments: Arguments, inner: Any?) {
+            self.arguments = arguments
+            self.inner = inner
+        }
+    }
+
+    init(container: Container, state: ResolutionState, arguments: Arguments, inner: Any?, registration: Registration, decorator: Int) {
+        self.container = container
+        self.state = state
+        self.registration = registration
+        self.decorator = decorator
+        extras = arguments.count == 0 && inner == nil ? nil : Extras(arguments: arguments, inner: inner)
+    }
+
+    var arguments: Arguments { extras?.arguments ?? .none }
+    var inner: Any? { extras?.inner }
 
     /// The key of the service being built (for a decorator, the decorator's key).
     public var serviceKey: String { decorator < 0 ? registration.key : registration.decorators[decorator].key }
@@ -76,7 +99,7 @@ public struct FactoryContext {
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> T {
         let instance = try container.resolveInstance(type, name: name, arguments: Arguments(arguments), state: state)
-        guard let typed = instance as? T else {
+        guard let typed = Container.cast(instance, to: T.self) else {
             throw container.typeMismatch(instance, expected: type, name: name, state: state)
         }
         return typed

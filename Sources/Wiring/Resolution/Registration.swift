@@ -71,26 +71,3 @@ struct PathEntry {
         return ResolutionError.Step(service: step.key, name: nil, location: step.location)
     }
 }
-
-/// The state of one top-level resolution: the path being built (for cycles and messages) and
-/// the instances of the `graph` scope. Used by one thread at a time.
-@usableFromInline
-final class ResolutionState {
-    // One resolution runs on one thread at a time (a factory's nested resolves run inside it),
-    // so these need no run-time exclusivity checks on the hot path.
-    @exclusivity(unchecked) var path: [PathEntry]
-    @exclusivity(unchecked) var graph: [ObjectIdentifier: Any] = [:]
-
-    init() {
-        path = []
-        path.reserveCapacity(8)
-    }
-
-    var token: ObjectIdentifier { ObjectIdentifier(self) }
-
-    /// The path as steps, for messages.
-    var steps: [ResolutionError.Step] { path.map(\.step) }
-
-    /// The deepest chain of dependencies resolved before giving up with an error.
-    static let maxDepth = 256
-}

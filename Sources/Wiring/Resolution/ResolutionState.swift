@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The state of one top-level resolution: the path being built (for cycles and messages) and
+/// the instances of the `graph` scope. Used by one thread at a time.
+@usableFromInline
+final class ResolutionState {
+    // One resolution runs on one thread at a time (a factory's nested resolves run inside it),
+    // so these need no run-time exclusivity checks on the hot path.
+    @exclusivity(unchecked) var path: [PathEntry]
+    @exclusivity(unchecked) var graph: [ObjectIdentifier: Any] = [:]
+
+    init() {
+        path = []
+        path.reserveCapacity(8)
+    }
+
+    var token: ObjectIdentifier { ObjectIdentifier(self) }
+
+    /// The path as steps, for messages.
+    var steps: [ResolutionError.Step] { path.map(\.step) }
+
+    /// The deepest chain of dependencies resolved before giving up with an error.
+    static let maxDepth = 256
+
+    // MARK: - Reuse
+
+    /// One spare state per thread: most resolutions end with nothing holding their state, so
+    /// the next one on the thread starts from it instead of allocating its own.
+    private static let spareKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { spare in
+            #if canImport(Darwin)
+            Unmanaged<ResolutionState>.fromOpaque(spare).release()
+            #else
+            if let spare { Unmanaged<ResolutionState>.fromOpaque(spare).release() }
+            #endif
+        }
+        return key
+    }()
+
+    /// A state for a new top-level resolution: this thread's spare, or a new one.
+    static func acquire() -> ResolutionState {
+        guard let spare = pthread_getspecific(spareKey) else { return ResolutionState() }
+        pthread_setspecific(spareKey, nil)
+        return Unmanaged<ResolutionState>.fromOpaque(spare).takeRetainedValue()
+    }
+
+    /// Keeps `state` as this thread's spare once its resolution is over, unless something
+    /// still holds it (a factory kept its context) or the thread already has a spare.
+    static func recycle(_ state: inout ResolutionState) {
+        guard isKnownUniquelyReferenced(&state), pthread_getspecific(spareKey) == nil else { return }
+        state.path.removeAll(keepingCapacity: true)
+        if !state.graph.isEmpty { state.graph = [:] }
+        pthread_setspecific(spareKey, Unmanaged.passRetained(state).toOpaque())
+    }
+}
