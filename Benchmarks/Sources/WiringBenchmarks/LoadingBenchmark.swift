@@ -3,7 +3,7 @@ import Foundation
 import Wiring
 import Yams
 
-/// Loading: Wiring's bytes-to-validated-model against a bare libyaml event parse of the same
+/// Loading: Wiring's bytes-to-ready-container against a bare libyaml event parse of the same
 /// bytes (the floor) and against `Yams.compose` (a peer's document API).
 enum LoadingBenchmark {
     /// Parses every event and drops it: the least any libyaml-based loader must do.
@@ -25,27 +25,42 @@ enum LoadingBenchmark {
         return events
     }
 
+    /// A registry with every factory the generated manifests use.
+    static let registry: FactoryRegistry = {
+        let registry = FactoryRegistry()
+        for index in 0..<ManifestGenerator.factories { registry.factory("factory-\(index)") { _ in Shared() } }
+        for index in 0..<ManifestGenerator.mocks { registry.factory("mock-\(index)") { _ in Shared() } }
+        return registry
+    }()
+
+    /// What the loader sees: no `API_BASE_URL`, so the default applies.
+    static let environment: [String: String] = [:]
+
+    /// From the manifest's path to a container ready to resolve.
+    static func container(_ path: String, contexts: ContextSelection = .none) throws -> Wiring.Container {
+        try Wiring.Container(manifest: path, registry: registry, contexts: contexts, options: .init(environment: environment))
+    }
+
     static func run(sizes: [Int], repetitions: Int, includeYams: Bool) throws {
         var rows: [[String]] = []
+        var contextRows: [[String]] = []
         for size in sizes {
             let path = try ManifestGenerator.write(services: size)
             let folder = (path as NSString).deletingLastPathComponent
+            defer { try? FileManager.default.removeItem(atPath: folder) }
             let rootBytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
             let sharedBytes = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/shared.yaml")))
             let bytes = rootBytes + sharedBytes
-            let loader = ManifestLoader(environment: [:])
 
-            let check = loader.validate(path)
-            guard check.succeeded, check.manifest?.services.count == size else {
-                throw BenchmarkError(
-                    "the generated manifest of \(size) services (\(path)) loads \(check.manifest?.services.count ?? 0) services:\n"
-                        + check.diagnostics.prefix(5).map(\.description).joined(separator: "\n"))
+            let check = try container(path)
+            guard check.manifest.services.count == size else {
+                throw BenchmarkError("the generated manifest of \(size) services (\(path)) loads \(check.manifest.services.count) services")
             }
             let rootText = String(decoding: rootBytes, as: UTF8.self)
             let sharedText = String(decoding: sharedBytes, as: UTF8.self)
             var operations: [(name: String, body: () throws -> Any)] = [
                 ("bare libyaml", { bareParse(rootBytes) + bareParse(sharedBytes) }),
-                ("wiring", { try loader.load(path) }),
+                ("wiring", { try container(path) }),
             ]
             if includeYams {
                 operations.append(("Yams.compose", { (try Yams.compose(yaml: rootText), try Yams.compose(yaml: sharedText)) }))
@@ -57,6 +72,7 @@ enum LoadingBenchmark {
                 yamsCell = formatTime(measured[2].median)
                 yamsRatio = String(format: "%.1f×", ratios[2] / ratios[1])
             }
+            let memory = try MemoryProbe.measure(path: path)
             rows.append([
                 "\(size)", "\(bytes.count / 1024) KB",
                 formatTime(wiring.median) + String(format: " ±%.0f%%", wiring.spread * 50),
@@ -64,12 +80,68 @@ enum LoadingBenchmark {
                 String(format: "%.2f×", ratios[1]),
                 yamsCell, yamsRatio,
                 formatTime(wiring.median / Double(size)),
+                formatBytes(memory.peak / size), formatBytes(memory.retained / size),
             ])
-            try? FileManager.default.removeItem(atPath: folder)
+
+            // Another set of contexts from the manifest already in memory: no file is read again.
+            let manifest = check.manifest
+            let (switched, _) = try interleaved(repetitions: repetitions, [
+                ("none", { try Wiring.Container(manifest: manifest, registry: registry, contexts: .none, options: .init(environment: environment)) }),
+                ("test", { try Wiring.Container(manifest: manifest, registry: registry, contexts: .explicit("test"), options: .init(environment: environment)) }),
+                ("test, staging", { try Wiring.Container(manifest: manifest, registry: registry, contexts: .explicit("test", "staging"), options: .init(environment: environment)) }),
+            ])
+            contextRows.append([
+                "\(size)",
+                formatTime(switched[0].median) + String(format: " ±%.0f%%", switched[0].spread * 50),
+                formatTime(switched[1].median) + String(format: " ±%.0f%%", switched[1].spread * 50),
+                formatTime(switched[2].median) + String(format: " ±%.0f%%", switched[2].spread * 50),
+                String(format: "%.0f%%", 100 * switched[1].median / wiring.median),
+            ])
         }
         printTable(
-            ["services", "size", "wiring load", "bare libyaml", "wiring/libyaml", "Yams.compose", "Yams/wiring", "per service"],
+            ["services", "size", "wiring: bytes → container", "bare libyaml", "wiring/libyaml", "Yams.compose", "Yams/wiring",
+             "per service", "peak RSS/service", "kept RSS/service"],
             rows)
+        print()
+        print("Container for other contexts, from the manifest already loaded (median of \(repetitions))")
+        printTable(["services", "no contexts", "test", "test, staging", "test / full load"], contextRows)
+    }
+}
+
+/// Resident memory of one loaded container, measured in a child process of its own so that
+/// nothing this process did before counts: the peak (`getrusage` max RSS) and what stays resident
+/// once loading is over (`/proc/self/statm`), each minus the same figure before loading.
+enum MemoryProbe {
+    static let argument = "--memory-probe"
+
+    /// Runs this executable again as `--memory-probe <path>` and reads its answer.
+    static func measure(path: String) throws -> (peak: Int, retained: Int) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        if !FileManager.default.isExecutableFile(atPath: process.executableURL!.path) {
+            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        }
+        process.arguments = [argument, path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let numbers = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard process.terminationStatus == 0, numbers.count == 2 else {
+            throw BenchmarkError("the memory probe of \(path) failed (status \(process.terminationStatus))")
+        }
+        return (numbers[0], numbers[1])
+    }
+
+    /// In the child: loads `path` once and prints the peak and the retained growth in bytes.
+    static func probe(path: String) throws {
+        _ = LoadingBenchmark.registry
+        let peakBefore = maxResidentBytes(), residentBefore = residentBytes()
+        let container = try LoadingBenchmark.container(path)
+        let peakAfter = maxResidentBytes(), residentAfter = residentBytes()
+        withExtendedLifetime(container) {}
+        print(peakAfter - peakBefore, residentAfter - residentBefore)
     }
 }
 

@@ -15,6 +15,11 @@ enum ManifestGenerator {
         return folder.appendingPathComponent("services.yaml").path
     }
 
+    /// How many factory keys the services use (`factory-0` …), and mock factories the test
+    /// context uses (`mock-0` …).
+    static let factories = 500
+    static let mocks = 50
+
     private static let scopes = ["singleton", "graph", "unique", "shared", "cached"]
 
     static func manifest(range: Range<Int>, imports: [String], contexts: Bool) -> String {
@@ -49,7 +54,7 @@ enum ManifestGenerator {
                 out += "    scope: \(scope)\n"
                 if scope == "cached" { out += "    ttl: 30s\n" }
             }
-            out += "    factory: factory-\(i % 500)\n"
+            out += "    factory: factory-\(i % factories)\n"
             if i % 2 == 0 { out += "    implements: [Reading\(i), Writing\(i)]\n" }
             if i % 4 == 0 {
                 out += "    args:\n      <<: *http\n      url: \"$(baseURL)/s\(i)\"\n      region: $(region)\n"
@@ -64,7 +69,7 @@ enum ManifestGenerator {
         if contexts {
             out += "contexts:\n  test:\n    parameters: { baseURL: http://localhost:8080 }\n    services:\n"
             for i in range where i % 10 == 0 {
-                out += "      Service\(i): { factory: mock-\(i % 50), scope: unique }\n"
+                out += "      Service\(i): { factory: mock-\(i % mocks), scope: unique }\n"
             }
             out += "  staging:\n    parameters: { region: us-east-1 }\n"
         }

@@ -76,13 +76,41 @@ func printTable(_ header: [String], _ rows: [[String]]) {
 }
 
 /// Peak resident memory of this process so far, in bytes.
+///
+/// `getrusage`'s `ru_maxrss`, except on Linux, where a child started by `Process` inherits its
+/// parent's `ru_maxrss` (the kernel carries it over `fork` and `exec`): there the peak of this
+/// process's own address space, `VmHWM` in `/proc/self/status`, is the same figure without it.
 func maxResidentBytes() -> Int {
     var usage = rusage()
     #if os(Linux)
+    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+       let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) {
+        return kilobytes * 1024
+    }
     getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
     return usage.ru_maxrss * 1024
     #else
     getrusage(RUSAGE_SELF, &usage)
     return usage.ru_maxrss
     #endif
+}
+
+/// Resident memory of this process now, in bytes (Linux: `/proc/self/statm`; elsewhere the peak).
+func residentBytes() -> Int {
+    #if os(Linux)
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    #else
+    return maxResidentBytes()
+    #endif
+}
+
+func formatBytes(_ bytes: Int) -> String {
+    switch bytes {
+    case ..<10_240: "\(bytes) B"
+    case ..<10_485_760: String(format: "%.1f KB", Double(bytes) / 1024)
+    default: String(format: "%.1f MB", Double(bytes) / 1_048_576)
+    }
 }

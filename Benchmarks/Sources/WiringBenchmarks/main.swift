@@ -1,11 +1,17 @@
 import Foundation
 
-// Usage: WiringBenchmarks [resolution] [loading] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams]
+// Usage: WiringBenchmarks [resolution] [loading] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>]
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
     return arguments[arguments.index(after: index)]
 }
+
+if let path = option(MemoryProbe.argument) {
+    try MemoryProbe.probe(path: path)
+    exit(0)
+}
+
 let sizes = option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? [1_000, 10_000, 100_000]
 let repetitions = option("--repetitions").flatMap(Int.init) ?? 7
 
@@ -14,8 +20,8 @@ let all = sections.isEmpty
 
 if all || sections.contains("resolution") {
     let iterations = option("--iterations").flatMap(Int.init) ?? 200_000
-    print("Resolution (release build, time per operation, median of \(repetitions) rounds of \(iterations))")
-    try ResolutionBenchmark.run(repetitions: repetitions, iterations: iterations)
+    print("Resolution (release build, time per operation: median of \(repetitions) rounds of \(iterations), ± half the min–max spread)")
+    try ResolutionBenchmark.run(repetitions: repetitions, iterations: iterations, only: option("--only"))
     print()
 }
 if all || sections.contains("loading") {
