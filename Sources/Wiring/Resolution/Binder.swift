@@ -20,6 +20,12 @@ struct Binder {
     mutating func bind() -> (targets: [String: ResolutionTarget], registrations: [Registration]) {
         bindingDiagnostics += registry.duplicateDiagnostics
         values.resolveParameters()
+        let argumentValues = ArgumentValues(values)
+        // Every reference is checked now; the filled-in arguments are made on first use.
+        func arguments(_ map: ManifestMap?, at location: SourceLocation) -> ManifestMap {
+            values.check(map)
+            return map ?? ManifestMap([], at: location)
+        }
 
         // Decorators of each service, in manifest order; a chain of decorators (C decorates B
         // decorates A) applies depth first: A, then B, then C.
@@ -28,7 +34,8 @@ struct Binder {
             if let target = service.decorates?.value { decoratorsOf[target, default: []].append(service) }
         }
         func chain(of key: String, seen: Set<String>) -> [ServiceDefinition] {
-            (decoratorsOf[key] ?? []).flatMap { decorator -> [ServiceDefinition] in
+            guard let decorators = decoratorsOf[key] else { return [] }
+            return decorators.flatMap { decorator -> [ServiceDefinition] in
                 seen.contains(decorator.key) ? [] : [decorator] + chain(of: decorator.key, seen: seen.union([decorator.key]))
             }
         }
@@ -38,7 +45,7 @@ struct Binder {
         var aliases: [String: (service: String, unnamed: Registration?, named: [String: Registration])] = [:]
 
         for service in manifest.services where service.decorates == nil {
-            let decorators = chain(of: service.key, seen: [service.key])
+            let decorators = decoratorsOf[service.key] == nil ? [] : chain(of: service.key, seen: [service.key])
             // Every factory key and every value is checked, even when an earlier one failed, so
             // that one build reports every problem.
             var steps: [DecoratorStep] = []
@@ -50,27 +57,28 @@ struct Binder {
                         at: decorator.scope?.location ?? decorator.names.first?.location))
                 }
                 let make = factory(decorator.factoryKey, of: decorator.key, at: decorator.factory?.location ?? decorator.location)
-                let args = resolve(decorator.args, at: decorator.location)
+                let args = LazyArguments(arguments(decorator.args, at: decorator.location), values: argumentValues)
                 guard let make else {
                     complete = false
                     continue
                 }
                 steps.append(DecoratorStep(key: decorator.key, location: decorator.location,
-                                           factoryKey: decorator.factoryKey, make: make, args: args))
+                                           factoryKey: decorator.factoryKey, make: make, lazyArgs: args))
             }
             let make = factory(service.factoryKey, of: service.key, at: service.factory?.location ?? service.location)
-            let args = resolve(service.args, at: service.location)
+            let args = arguments(service.args, at: service.location)
             let scope = manifest.effectiveScope(of: service)
-            var variants: [(NamedVariant, String, (@Sendable (FactoryContext) throws -> Any)?, ManifestMap)] = []
+            var variants: [(NamedVariant, String, (@Sendable (FactoryContext) throws -> Any)?, ManifestMap?)] = []
             for variant in service.names {
                 let factoryKey = variant.factory?.value ?? service.factoryKey
                 let variantMake = variant.factory.flatMap { factory(factoryKey, of: "\(service.key)[\(variant.name)]", at: $0.location) } ?? make
-                variants.append((variant, factoryKey, variantMake, resolve(variant.args, at: variant.location)))
+                values.check(variant.args)
+                variants.append((variant, factoryKey, variantMake, variant.args))
             }
             guard complete, let make else { continue }
             let base = Registration(
                 key: service.key, name: nil, location: service.location, factoryKey: service.factoryKey,
-                make: make, args: args, scope: scope,
+                make: make, args: LazyArguments(args, values: argumentValues), scope: scope,
                 keeping: keeping(scope, timeToLive: service.timeToLive?.value), decorators: steps)
             registrations.append(base)
             var named: [String: Registration] = [:]
@@ -80,7 +88,7 @@ struct Binder {
                 let timeToLive = variant.timeToLive?.value ?? (variant.scope == nil ? service.timeToLive?.value : nil)
                 let registration = Registration(
                     key: service.key, name: variant.name, location: variant.location, factoryKey: factoryKey,
-                    make: variantMake, args: merge(args, variantArgs, at: variant.location),
+                    make: variantMake, args: LazyArguments(args, overriddenBy: variantArgs, values: argumentValues),
                     scope: variantScope, keeping: keeping(variantScope, timeToLive: timeToLive), decorators: steps)
                 registrations.append(registration)
                 named[variant.name] = registration
@@ -149,19 +157,4 @@ struct Binder {
             return .kept(timeToLive: timeToLive ?? custom?.timeToLive?.value, weakly: false)
         }
     }
-
-    // MARK: - Values
-
-    /// `base` with `overrides` laid over it key by key.
-    private func merge(_ base: ManifestMap, _ overrides: ManifestMap, at location: SourceLocation) -> ManifestMap {
-        guard overrides.count > 0 else { return base }
-        var entries = base.entries.filter { overrides[$0.key] == nil }
-        entries += overrides.entries
-        return ManifestMap(entries, at: overrides.location)
-    }
-
-    private mutating func resolve(_ map: ManifestMap?, at location: SourceLocation) -> ManifestMap {
-        values.resolve(map, at: location)
-    }
-
 }

@@ -11,36 +11,42 @@ struct DecoratorStep: Sendable {
     let location: SourceLocation
     let factoryKey: String
     let make: @Sendable (FactoryContext) throws -> Any
-    let args: ManifestMap
+    let lazyArgs: LazyArguments
+
+    /// The decorator's static arguments, references filled in.
+    var args: ManifestMap { lazyArgs.map }
 }
 
 /// One buildable entry of a container's table: a service, or one named variant of it, bound to
-/// its factory, with its arguments resolved and its scope applied.
+/// its factory, with its arguments checked and its scope applied.
 final class Registration: Sendable {
     let key: String
     let name: String?
     let location: SourceLocation
     let factoryKey: String
     let make: @Sendable (FactoryContext) throws -> Any
-    let args: ManifestMap
+    private let lazyArgs: LazyArguments
     let scope: Scope
     let keeping: Keeping
     let decorators: [DecoratorStep]
     let slot = InstanceSlot()
 
     init(key: String, name: String?, location: SourceLocation, factoryKey: String,
-         make: @escaping @Sendable (FactoryContext) throws -> Any, args: ManifestMap,
+         make: @escaping @Sendable (FactoryContext) throws -> Any, args: LazyArguments,
          scope: Scope, keeping: Keeping, decorators: [DecoratorStep]) {
         self.key = key
         self.name = name
         self.location = location
         self.factoryKey = factoryKey
         self.make = make
-        self.args = args
+        lazyArgs = args
         self.scope = scope
         self.keeping = keeping
         self.decorators = decorators
     }
+
+    /// The static arguments, references filled in on first use.
+    var args: ManifestMap { lazyArgs.map }
 
     var step: ResolutionError.Step { ResolutionError.Step(service: key, name: name, location: location) }
 }

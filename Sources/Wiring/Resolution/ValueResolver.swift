@@ -2,12 +2,13 @@
 /// collecting a positioned error for every environment variable that is unset with no default.
 ///
 /// Used when a container is built, and by `wiring explain` to show effective values.
-package struct ValueResolver {
+package struct ValueResolver: Sendable {
     let manifest: Manifest
     let environment: [String: String]
     package private(set) var diagnostics: [Diagnostic] = []
     private var parameterValues: [String: ManifestValue] = [:]
     private var resolvingParameters: Set<String> = []
+    private var compositeParameters: Bool?
 
     package init(manifest: Manifest, environment: [String: String]) {
         self.manifest = manifest
@@ -25,6 +26,41 @@ package struct ValueResolver {
         return ManifestMap(map.entries.map {
             ManifestMap.Entry(key: $0.key, keyLocation: $0.keyLocation, value: resolve($0.value))
         }, at: map.location)
+    }
+
+    /// Reports what filling in the references of `map` would report (unset environment
+    /// variables, lists and mappings inside strings) without building the filled-in values.
+    package mutating func check(_ map: ManifestMap?) {
+        guard let map, map.mayHoldReferences else { return }
+        for entry in map.entries { check(entry.value) }
+    }
+
+    private mutating func check(_ value: ManifestValue) {
+        guard value.mayHoldReferences else { return }
+        // Parameters were checked when they were resolved; what is left to report is an unset
+        // environment variable, or a list or mapping parameter inside a string.
+        if !hasCompositeParameters, !value.mayHoldEnvironmentReferences { return }
+        switch value.kind {
+        case .template: _ = resolve(value)
+        case .list(let values): values.forEach { check($0) }
+        case .map(let map): check(map)
+        default: break
+        }
+    }
+
+    /// Whether a parameter's value is a list or a mapping, which cannot be part of a string.
+    private var hasCompositeParameters: Bool {
+        mutating get {
+            if let known = compositeParameters { return known }
+            let found = manifest.parameters.contains { parameter in
+                switch parameterValue(parameter.name)?.kind {
+                case .list, .map: true
+                default: false
+                }
+            }
+            compositeParameters = found
+            return found
+        }
     }
 
     /// A value with its templates filled in from the environment and the parameters.

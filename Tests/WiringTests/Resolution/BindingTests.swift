@@ -22,6 +22,45 @@ struct BindingTests {
         }
     }
 
+    @Test func referencesAreCheckedAtBuildAndFilledInOnFirstUse() throws {
+        let good = """
+            wiring: 1
+            parameters:
+              hosts: [a, b]
+              host: db.example.com
+            services:
+              Store:
+                factory: store
+                args: { url: "postgres://$(host)/${DB_NAME:-app}", pool: { size: "${POOL}" }, plain: { text: costs $$5 } }
+                names:
+                  replica: { args: { url: "postgres://replica.$(host)" } }
+
+            """
+        let path = try TestSupport.temporaryFile(good + """
+              Broken: { factory: store, args: { url: "hosts: $(hosts)", user: "${DB_USER}" } }
+            """, name: "broken.yaml")
+        let registry = FactoryRegistry()
+        registry.factory("store") { r in
+            [try r.arg("url", as: String.self), try r.arg("pool", as: [String: Int].self)["size"].map(String.init) ?? "-",
+             try r.arg("plain", as: [String: String].self)["text"] ?? "-"]
+        }
+        // Nested, in a list parameter and unset: every problem, each at its value.
+        #expect {
+            try Container(manifest: path, registry: registry, contexts: .none, options: .init(environment: [:]))
+        } throws: { error in
+            TestSupport.headlines((error as? ManifestError)?.diagnostics ?? []) == [
+                "\(path):8:70: error: environment variable 'POOL' is not set and has no default",
+                "\(path):11:42: error: parameter 'hosts' is a list and cannot be part of a string",
+                "\(path):11:67: error: environment variable 'DB_USER' is not set and has no default",
+            ]
+        }
+        let container = try Container(manifest: try TestSupport.temporaryFile(good), registry: registry, contexts: .none,
+                                      options: .init(environment: ["POOL": "8"]))
+        #expect(try container.resolve(key: "Store") as? [String] == ["postgres://db.example.com/app", "8", "costs $5"])
+        // The variant's own url, over the service's other arguments.
+        #expect(try container.resolve(key: "Store", name: "replica") as? [String] == ["postgres://replica.db.example.com", "8", "costs $5"])
+    }
+
     @Test func unusedFactoriesAreInformation() throws {
         let registry = Fixture.registry()
         registry.factory("spare") { _ in Clock() }

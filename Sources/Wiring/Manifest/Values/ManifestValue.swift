@@ -116,26 +116,39 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
 
     /// Whether the value may hold a `${…}` or `$(…)` reference, nested ones included: when it
     /// does not, filling in references would give the same value back, so that work is skipped.
-    package var mayHoldReferences: Bool {
+    package var mayHoldReferences: Bool { mayHold(environmentOnly: false) }
+
+    /// Whether the value may hold a `${…}` reference to the environment, nested ones included.
+    package var mayHoldEnvironmentReferences: Bool { mayHold(environmentOnly: true) }
+
+    func mayHold(environmentOnly: Bool) -> Bool {
         switch source {
         case .node(let node):
-            return Self.mayHoldReferences(node)
+            return Self.mayHold(node, environmentOnly: environmentOnly)
         case .built(let kind):
             switch kind {
-            case .template: return true
-            case .list(let values): return values.contains { $0.mayHoldReferences }
-            case .map(let map): return map.mayHoldReferences
+            case .template(let template): return !environmentOnly || !template.environmentVariables.isEmpty
+            case .list(let values): return values.contains { $0.mayHold(environmentOnly: environmentOnly) }
+            case .map(let map): return map.mayHold(environmentOnly: environmentOnly)
             default: return false
             }
         }
     }
 
-    /// Whether any scalar under `node` has a `$` (a reference needs one).
-    static func mayHoldReferences(_ node: YAMLNode) -> Bool {
+    /// Whether any scalar under `node` has a `$` (any reference needs one), or a `${` (a
+    /// reference to the environment needs that). A byte scan: nothing is parsed.
+    static func mayHold(_ node: YAMLNode, environmentOnly: Bool) -> Bool {
         switch node.content {
-        case .scalar(let text, _): text.utf8.contains(UInt8(ascii: "$"))
-        case .sequence(let elements): elements.contains { mayHoldReferences($0) }
-        case .mapping(let pairs): pairs.contains { mayHoldReferences($0.value) }
+        case .scalar(let text, _):
+            guard environmentOnly else { return text.utf8.contains(UInt8(ascii: "$")) }
+            var afterDollar = false
+            for byte in text.utf8 {
+                if afterDollar, byte == UInt8(ascii: "{") { return true }
+                afterDollar = byte == UInt8(ascii: "$")
+            }
+            return false
+        case .sequence(let elements): return elements.contains { mayHold($0, environmentOnly: environmentOnly) }
+        case .mapping(let pairs): return pairs.contains { mayHold($0.value, environmentOnly: environmentOnly) }
         }
     }
 
@@ -207,10 +220,12 @@ public struct ManifestMap: Sendable {
     }
 
     /// Whether a value may hold a `${…}` or `$(…)` reference (see ``ManifestValue``).
-    package var mayHoldReferences: Bool {
+    package var mayHoldReferences: Bool { mayHold(environmentOnly: false) }
+
+    func mayHold(environmentOnly: Bool) -> Bool {
         switch source {
-        case .built(let entries): entries.contains { $0.value.mayHoldReferences }
-        case .pairs(let pairs, _): pairs.contains { ManifestValue.mayHoldReferences($0.value) }
+        case .built(let entries): entries.contains { $0.value.mayHold(environmentOnly: environmentOnly) }
+        case .pairs(let pairs, _): pairs.contains { ManifestValue.mayHold($0.value, environmentOnly: environmentOnly) }
         }
     }
 

@@ -1,0 +1,53 @@
+import Synchronization
+
+/// A registration's static arguments, with their `${…}` and `$(…)` references filled in the
+/// first time a factory reads them.
+///
+/// Building a container checks every reference (an unset environment variable is an error
+/// then, not at the first resolve), but fills them in only for the services that are built:
+/// most of a large manifest's services are never resolved in one process, and filled-in copies
+/// of their arguments would cost time at launch and memory for the life of the container.
+final class LazyArguments: Sendable {
+    private let base: ManifestMap
+    /// A named variant's own arguments, laid over `base` key by key.
+    private let overrides: ManifestMap?
+    private let values: ArgumentValues
+    private let filled = AtomicLazyReference<Filled>()
+
+    private final class Filled: Sendable {
+        let map: ManifestMap
+        init(_ map: ManifestMap) { self.map = map }
+    }
+
+    init(_ base: ManifestMap, overriddenBy overrides: ManifestMap? = nil, values: ArgumentValues) {
+        self.base = base
+        self.overrides = overrides.flatMap { $0.count > 0 ? $0 : nil }
+        self.values = values
+    }
+
+    /// The arguments, references filled in (once; racing threads agree on one result).
+    var map: ManifestMap {
+        if let filled = filled.load() { return filled.map }
+        var map = values.fill(base)
+        if let overrides {
+            let filledOverrides = values.fill(overrides)
+            map = ManifestMap(map.entries.filter { filledOverrides[$0.key] == nil } + filledOverrides.entries,
+                              at: overrides.location)
+        }
+        return filled.storeIfNil(Filled(map)).map
+    }
+}
+
+/// What filling in references reads: the environment and the manifest's parameters, already
+/// resolved (and checked) when the container was built.
+final class ArgumentValues: Sendable {
+    private let resolver: ValueResolver
+
+    init(_ resolver: ValueResolver) { self.resolver = resolver }
+
+    func fill(_ map: ManifestMap) -> ManifestMap {
+        guard map.mayHoldReferences else { return map }
+        var resolver = resolver
+        return resolver.resolve(map, at: map.location)
+    }
+}
