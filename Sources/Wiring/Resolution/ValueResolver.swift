@@ -31,15 +31,14 @@ package struct ValueResolver: Sendable {
     /// Reports what filling in the references of `map` would report (unset environment
     /// variables, lists and mappings inside strings) without building the filled-in values.
     package mutating func check(_ map: ManifestMap?) {
-        guard let map, map.mayHoldReferences else { return }
+        // Parameters were checked when they were resolved; what is left to report is an unset
+        // environment variable, or a list or mapping parameter inside a string.
+        guard let map, map.mayHold(environmentOnly: !hasCompositeParameters) else { return }
         for entry in map.entries { check(entry.value) }
     }
 
     private mutating func check(_ value: ManifestValue) {
-        guard value.mayHoldReferences else { return }
-        // Parameters were checked when they were resolved; what is left to report is an unset
-        // environment variable, or a list or mapping parameter inside a string.
-        if !hasCompositeParameters, !value.mayHoldEnvironmentReferences { return }
+        guard value.mayHold(environmentOnly: !hasCompositeParameters) else { return }
         switch value.kind {
         case .template: _ = resolve(value)
         case .list(let values): values.forEach { check($0) }

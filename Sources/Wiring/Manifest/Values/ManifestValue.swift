@@ -118,9 +118,8 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
     /// does not, filling in references would give the same value back, so that work is skipped.
     package var mayHoldReferences: Bool { mayHold(environmentOnly: false) }
 
-    /// Whether the value may hold a `${…}` reference to the environment, nested ones included.
-    package var mayHoldEnvironmentReferences: Bool { mayHold(environmentOnly: true) }
-
+    /// Whether the value may hold a reference (`environmentOnly`: a `${…}` reference to the
+    /// environment), nested ones included.
     func mayHold(environmentOnly: Bool) -> Bool {
         switch source {
         case .node(let node):
