@@ -80,7 +80,7 @@ enum LoadingBenchmark {
                 String(format: "%.2f×", ratios[1]),
                 yamsCell, yamsRatio,
                 formatTime(wiring.median / Double(size)),
-                formatBytes(memory.peak / size), formatBytes(memory.retained / size),
+                formatBytes(memory.peak / size), formatBytes(memory.retained / size), formatBytes(memory.manifest / size),
             ])
 
             // Another set of contexts from the manifest already in memory: no file is read again.
@@ -100,7 +100,7 @@ enum LoadingBenchmark {
         }
         printTable(
             ["services", "size", "wiring: bytes → container", "bare libyaml", "wiring/libyaml", "Yams.compose", "Yams/wiring",
-             "per service", "peak RSS/service", "kept RSS/service"],
+             "per service", "peak RSS/service", "kept RSS/service", "of which manifest"],
             rows)
         print()
         print("Container for other contexts, from the manifest already loaded (median of \(repetitions))")
@@ -115,7 +115,7 @@ enum MemoryProbe {
     static let argument = "--memory-probe"
 
     /// Runs this executable again as `--memory-probe <path>` and reads its answer.
-    static func measure(path: String) throws -> (peak: Int, retained: Int) {
+    static func measure(path: String) throws -> (peak: Int, retained: Int, manifest: Int) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
         if !FileManager.default.isExecutableFile(atPath: process.executableURL!.path) {
@@ -128,20 +128,24 @@ enum MemoryProbe {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let numbers = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard process.terminationStatus == 0, numbers.count == 2 else {
+        guard process.terminationStatus == 0, numbers.count == 3 else {
             throw BenchmarkError("the memory probe of \(path) failed (status \(process.terminationStatus))")
         }
-        return (numbers[0], numbers[1])
+        return (numbers[0], numbers[1], numbers[2])
     }
 
-    /// In the child: loads `path` once and prints the peak and the retained growth in bytes.
+    /// In the child: loads `path` once and prints the peak and the retained growth in bytes,
+    /// then how much of what is retained is the manifest's (the rest is the container's).
     static func probe(path: String) throws {
         _ = LoadingBenchmark.registry
         let peakBefore = maxResidentBytes(), residentBefore = residentBytes()
-        let container = try LoadingBenchmark.container(path)
+        let manifest = try ManifestLoader(environment: LoadingBenchmark.environment).load(path)
+        let residentManifest = residentBytes()
+        let container = try Wiring.Container(manifest: manifest, registry: LoadingBenchmark.registry, contexts: .none,
+                                             options: .init(environment: LoadingBenchmark.environment))
         let peakAfter = maxResidentBytes(), residentAfter = residentBytes()
         withExtendedLifetime(container) {}
-        print(peakAfter - peakBefore, residentAfter - residentBefore)
+        print(peakAfter - peakBefore, residentAfter - residentBefore, residentManifest - residentBefore)
     }
 }
 

@@ -109,7 +109,13 @@ struct Binder {
             }
         }
         for (type, alias) in aliases where targets[type] == nil {
-            targets[type] = ResolutionTarget(serviceKey: alias.service, unnamed: alias.unnamed, named: alias.named)
+            // Most `implements` entries alias a service as it is: they share its target.
+            if let own = targets[alias.service], own.unnamed === alias.unnamed, own.named.count == alias.named.count,
+               own.named.allSatisfy({ alias.named[$0.key] === $0.value }) {
+                targets[type] = own
+            } else {
+                targets[type] = ResolutionTarget(serviceKey: alias.service, unnamed: alias.unnamed, named: alias.named)
+            }
         }
         for key in registry.keys where !usedFactories.contains(key) {
             bindingDiagnostics.append(Diagnostic(.info, "factory '\(key)' is registered but no service uses it",
@@ -149,12 +155,12 @@ struct Binder {
         switch scope {
         case .unique: return .unique
         case .graph: return .graph
-        case .singleton: return .kept(timeToLive: nil, weakly: false)
-        case .shared: return .kept(timeToLive: nil, weakly: true)
-        case .cached: return .kept(timeToLive: timeToLive, weakly: false)
+        case .singleton: return .kept(timeToLive: nil, weakly: false, slot: InstanceSlot())
+        case .shared: return .kept(timeToLive: nil, weakly: true, slot: InstanceSlot())
+        case .cached: return .kept(timeToLive: timeToLive, weakly: false, slot: InstanceSlot())
         default:
             let custom = manifest.customScopes.first { $0.name == scope.name }
-            return .kept(timeToLive: timeToLive ?? custom?.timeToLive?.value, weakly: false)
+            return .kept(timeToLive: timeToLive ?? custom?.timeToLive?.value, weakly: false, slot: InstanceSlot())
         }
     }
 }

@@ -201,7 +201,7 @@ public final class Container: Sendable {
         } else {
             built = try self.instance(of: registration, arguments: arguments, state: state)
         }
-        if name == nil, case .kept(nil, false) = registration.keeping {
+        if name == nil, case .kept(nil, false, _) = registration.keeping {
             typeCache.write { cache in
                 if cache.generation == generation { cache.instances[id] = InstanceBox(value: built) }
             }
@@ -233,8 +233,8 @@ public final class Container: Sendable {
     /// Resolves with a trace line: service, scope, whether the instance was kept or built, time.
     private func traced(_ registration: Registration, arguments: Arguments, state: ResolutionState?, logger: Logger) throws(ResolutionError) -> Any {
         var kept = false
-        if case .kept(let timeToLive, _) = registration.keeping {
-            kept = registration.slot.current(now: timeToLive == nil ? nil : now()) != nil
+        if case .kept(let timeToLive, _, let slot) = registration.keeping {
+            kept = slot.current(now: timeToLive == nil ? nil : now()) != nil
         }
         let start = ContinuousClock.now
         let instance = try self.instance(of: registration, arguments: arguments, state: state)
@@ -302,8 +302,8 @@ public final class Container: Sendable {
 
     func instance(of registration: Registration, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
         if let state { return try instance(of: registration, arguments: arguments, in: state) }
-        if case .kept(let timeToLive, _) = registration.keeping,
-           let instance = registration.slot.current(now: timeToLive == nil ? nil : now()) {
+        if case .kept(let timeToLive, _, let slot) = registration.keeping,
+           let instance = slot.current(now: timeToLive == nil ? nil : now()) {
             return instance
         }
         var state = ResolutionState.acquire()
@@ -313,9 +313,9 @@ public final class Container: Sendable {
 
     private func instance(of registration: Registration, arguments: Arguments, in state: ResolutionState) throws(ResolutionError) -> Any {
         switch registration.keeping {
-        case .kept(let timeToLive, let weakly):
-            if let instance = registration.slot.current(now: timeToLive == nil ? nil : now()) { return instance }
-            return try buildKept(registration, timeToLive: timeToLive, weakly: weakly,
+        case .kept(let timeToLive, let weakly, let slot):
+            if let instance = slot.current(now: timeToLive == nil ? nil : now()) { return instance }
+            return try buildKept(registration, in: slot, timeToLive: timeToLive, weakly: weakly,
                                  arguments: arguments, state: state)
         case .graph:
             let id = ObjectIdentifier(registration)
@@ -329,24 +329,24 @@ public final class Container: Sendable {
     }
 
     private func buildKept(
-        _ registration: Registration, timeToLive: Duration?, weakly: Bool, arguments: Arguments, state: ResolutionState
+        _ registration: Registration, in slot: InstanceSlot, timeToLive: Duration?, weakly: Bool, arguments: Arguments, state: ResolutionState
     ) throws(ResolutionError) -> Any {
         try checkCycle(registration, state: state)
         while true {
-            switch registration.slot.lookup(token: state.token, now: timeToLive == nil ? nil : now()) {
+            switch slot.lookup(token: state.token, now: timeToLive == nil ? nil : now()) {
             case .instance(let instance):
                 return instance
             case .build:
                 do {
                     let instance = try produce(registration, arguments: arguments, state: state)
-                    registration.slot.finish(instance, expires: timeToLive.map { now() + $0 }, weakly: weakly)
+                    slot.finish(instance, expires: timeToLive.map { now() + $0 }, weakly: weakly)
                     return instance
                 } catch {
-                    registration.slot.abandon()
+                    slot.abandon()
                     throw error
                 }
             case .wait(let done, _):
-                guard WaitGraph.beginWaiting(state.token, for: registration.slot) else {
+                guard WaitGraph.beginWaiting(state.token, for: slot) else {
                     throw ResolutionError(
                         .circularDependency,
                         message: "circular dependency across threads: " + (state.steps + [registration.step]).map(\.description).joined(separator: " → ")
@@ -436,7 +436,9 @@ public final class Container: Sendable {
     /// Slots first, then the type cache: a resolve that read an old instance from a slot began
     /// before the generation moved on, so it cannot cache that instance again.
     private func reset(where matches: (Registration) -> Bool) {
-        for registration in registrations where matches(registration) { registration.slot.reset() }
+        for registration in registrations where matches(registration) {
+            if case .kept(_, _, let slot) = registration.keeping { slot.reset() }
+        }
         typeCache.write { cache in
             cache.generation += 1
             for id in cache.instances.identifiers {

@@ -7,7 +7,9 @@ import Synchronization
 /// then, not at the first resolve), but fills them in only for the services that are built:
 /// most of a large manifest's services are never resolved in one process, and filled-in copies
 /// of their arguments would cost time at launch and memory for the life of the container.
-final class LazyArguments: Sendable {
+/// Stored inline in its registration (it cannot be copied, since it holds an atomic), so that it
+/// costs no allocation of its own.
+struct LazyArguments: ~Copyable, Sendable {
     private let base: ManifestMap
     /// A named variant's own arguments, laid over `base` key by key.
     private let overrides: ManifestMap?

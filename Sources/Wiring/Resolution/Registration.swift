@@ -2,16 +2,26 @@
 enum Keeping: Sendable {
     case unique
     case graph
-    case kept(timeToLive: Duration?, weakly: Bool)
+    /// Kept in `slot`: only the scopes that keep an instance have one.
+    case kept(timeToLive: Duration?, weakly: Bool, slot: InstanceSlot)
 }
 
 /// A factory of a decorator, applied around the instance of the service it decorates.
-struct DecoratorStep: Sendable {
+final class DecoratorStep: Sendable {
     let key: String
     let location: SourceLocation
     let factoryKey: String
     let make: @Sendable (FactoryContext) throws -> Any
-    let lazyArgs: LazyArguments
+    private let lazyArgs: LazyArguments
+
+    init(key: String, location: SourceLocation, factoryKey: String,
+         make: @escaping @Sendable (FactoryContext) throws -> Any, lazyArgs: consuming LazyArguments) {
+        self.key = key
+        self.location = location
+        self.factoryKey = factoryKey
+        self.make = make
+        self.lazyArgs = lazyArgs
+    }
 
     /// The decorator's static arguments, references filled in.
     var args: ManifestMap { lazyArgs.map }
@@ -29,10 +39,9 @@ final class Registration: Sendable {
     let scope: Scope
     let keeping: Keeping
     let decorators: [DecoratorStep]
-    let slot = InstanceSlot()
 
     init(key: String, name: String?, location: SourceLocation, factoryKey: String,
-         make: @escaping @Sendable (FactoryContext) throws -> Any, args: LazyArguments,
+         make: @escaping @Sendable (FactoryContext) throws -> Any, args: consuming LazyArguments,
          scope: Scope, keeping: Keeping, decorators: [DecoratorStep]) {
         self.key = key
         self.name = name
