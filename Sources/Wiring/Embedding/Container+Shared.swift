@@ -17,7 +17,7 @@ extension Container {
     /// factory runs), else the one set with `using(_:operation:)` for the current task, else the
     /// one set by ``bootstrap(_:)``, else `nil`.
     public static var current: Container? {
-        BuildingContainer.current ?? scoped ?? bootstrapped.read { $0 }
+        BuildingContainer.current ?? scoped ?? bootstrapped.read { $0.pointee }
     }
 
     /// The shared container.

@@ -159,7 +159,7 @@ public final class Container: Sendable {
     @usableFromInline
     func keptInstance(_ type: Any.Type) -> Any? {
         let id = ObjectIdentifier(type)
-        let instance = typeCache.read { $0.instances[id]?.value }
+        let instance = typeCache.read { $0.pointee.instances[id]?.value }
         if let traceLogger, instance != nil { traceLogger.trace("resolve \(type): kept") }
         return instance
     }
@@ -183,11 +183,11 @@ public final class Container: Sendable {
         var cachedTarget: ResolutionTarget??
         var generation = 0
         typeCache.read { cache in
-            if name == nil, let kept = cache.instances[id] {
+            if name == nil, let kept = cache.pointee.instances[id] {
                 instance = kept
             } else {
-                cachedTarget = cache.targets[id]
-                generation = cache.generation
+                cachedTarget = cache.pointee.targets[id]
+                generation = cache.pointee.generation
             }
         }
         if let instance { return instance.value }
@@ -254,7 +254,7 @@ public final class Container: Sendable {
     /// per type.
     func target(for type: Any.Type) -> ResolutionTarget? {
         let id = ObjectIdentifier(type)
-        if let cached = typeCache.read({ $0.targets[id] }) { return cached }
+        if let cached = typeCache.read({ $0.pointee.targets[id] }) { return cached }
         let found = targets[String(reflecting: type)] ?? targets[String(describing: type)]
         typeCache.write { cache in
             if cache.targets[id] == nil { cache.targets[id] = .some(found) }
