@@ -40,9 +40,13 @@ struct Binder {
             }
         }
 
-        var targets = [String: ResolutionTarget](minimumCapacity: manifest.services.count)
+        // Sized once for every key and alias they will hold: growing a table of 100,000 entries
+        // copies it, and the copy is what sets the high-water mark of memory.
+        let aliasCount = manifest.services.reduce(0) { $0 + $1.implements.count }
+        var targets = [String: ResolutionTarget](minimumCapacity: manifest.services.count + aliasCount)
         var registrations: [Registration] = []
-        var aliases: [String: (service: String, unnamed: Registration?, named: [String: Registration])] = [:]
+        registrations.reserveCapacity(manifest.services.reduce(manifest.services.count) { $0 + $1.names.count })
+        var aliases = [String: (service: String, unnamed: Registration?, named: [String: Registration])](minimumCapacity: aliasCount)
 
         for service in manifest.services where service.decorates == nil {
             let decorators = decoratorsOf[service.key] == nil ? [] : chain(of: service.key, seen: [service.key])

@@ -27,7 +27,10 @@ final class WeakInstance: @unchecked Sendable {
 /// wait for that same instance; those wait, and get the instance the first thread built, so the
 /// factory runs exactly once. A thread that finds the instance being built by a thread that
 /// (directly or through others) waits for it gets a circular-dependency error, not a deadlock.
-final class InstanceSlot: Sendable {
+///
+/// A struct over its one locked state: copies are the same slot, and a slot costs a single
+/// allocation (the state and its mutex together).
+struct InstanceSlot: Sendable {
     enum State {
         case empty
         case building(token: ObjectIdentifier, done: DispatchGroup)

@@ -11,10 +11,16 @@ import Synchronization
 /// costs no allocation of its own.
 struct LazyArguments: ~Copyable, Sendable {
     private let base: ManifestMap
-    /// A named variant's own arguments, laid over `base` key by key.
-    private let overrides: ManifestMap?
+    /// A named variant's own arguments, laid over `base` key by key (boxed: most registrations
+    /// have none, and then it costs one word).
+    private let overrides: Overrides?
     private let values: ArgumentValues
     private let filled = AtomicLazyReference<Filled>()
+
+    private final class Overrides: Sendable {
+        let map: ManifestMap
+        init(_ map: ManifestMap) { self.map = map }
+    }
 
     private final class Filled: Sendable {
         let map: ManifestMap
@@ -23,7 +29,7 @@ struct LazyArguments: ~Copyable, Sendable {
 
     init(_ base: ManifestMap, overriddenBy overrides: ManifestMap? = nil, values: ArgumentValues) {
         self.base = base
-        self.overrides = overrides.flatMap { $0.count > 0 ? $0 : nil }
+        self.overrides = overrides.flatMap { $0.count > 0 ? Overrides($0) : nil }
         self.values = values
     }
 
@@ -32,9 +38,9 @@ struct LazyArguments: ~Copyable, Sendable {
         if let filled = filled.load() { return filled.map }
         var map = values.fill(base)
         if let overrides {
-            let filledOverrides = values.fill(overrides)
+            let filledOverrides = values.fill(overrides.map)
             map = ManifestMap(map.entries.filter { filledOverrides[$0.key] == nil } + filledOverrides.entries,
-                              at: overrides.location)
+                              at: overrides.map.location)
         }
         return filled.storeIfNil(Filled(map)).map
     }

@@ -30,15 +30,17 @@ final class DecoratorStep: Sendable {
 /// One buildable entry of a container's table: a service, or one named variant of it, bound to
 /// its factory, with its arguments checked and its scope applied.
 final class Registration: Sendable {
+    // Word-sized fields first and the odd-sized ones last, so that padding does not push the
+    // object into a bigger allocation: a container holds one per service and named variant.
     let key: String
     let name: String?
-    let location: SourceLocation
     let factoryKey: String
     let make: @Sendable (FactoryContext) throws -> Any
     private let lazyArgs: LazyArguments
-    let scope: Scope
     let keeping: Keeping
     let decorators: [DecoratorStep]
+    let scope: Scope
+    let location: SourceLocation
 
     init(key: String, name: String?, location: SourceLocation, factoryKey: String,
          make: @escaping @Sendable (FactoryContext) throws -> Any, args: consuming LazyArguments,
