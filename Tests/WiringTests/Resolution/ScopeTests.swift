@@ -29,6 +29,28 @@ struct ScopeTests {
         #expect(try container.resolve(RequestContext.self) !== container.resolve(RequestContext.self))
     }
 
+    @Test func aFactoryThatKeepsItsContextResolvesLaterInAResolutionOfItsOwn() throws {
+        // A resolution's state is reused by the next one on the thread once nothing holds it;
+        // a factory that keeps its context holds it, so later resolves through that context
+        // must neither see nor disturb other resolutions' graph instances.
+        let text = """
+            wiring: 1
+            services:
+              Later: { factory: later, scope: unique }
+              RequestContext: { factory: request-context, scope: graph }
+            """
+        let registry = FactoryRegistry()
+        registry.factory("request-context") { _ in RequestContext() }
+        registry.factory("later") { r in Later { try r.resolve(RequestContext.self) } }
+        let container = try Container(manifest: try TestSupport.temporaryFile(text), registry: registry, contexts: .none)
+        let later = try container.resolve(Later.self)
+        let betweenFirst = try container.resolve(RequestContext.self)
+        let kept = try later.make()
+        #expect(try later.make() === kept)             // the kept resolution's own graph instance
+        #expect(kept !== betweenFirst)
+        #expect(try container.resolve(RequestContext.self) !== kept)
+    }
+
     @Test func cachedExpiresAfterItsTimeToLive() throws {
         let clock = ManualClock()
         let counter = BuildCounter()
@@ -106,4 +128,10 @@ struct ScopeTests {
         let container = try Container(manifest: path, registry: registry, contexts: .none)
         #expect(try container.resolve(Clock.self) === container.resolve(Clock.self))
     }
+}
+
+/// Holds a closure that resolves through a factory's context after the factory returned.
+final class Later {
+    let make: () throws -> RequestContext
+    init(_ make: @escaping () throws -> RequestContext) { self.make = make }
 }
