@@ -78,7 +78,9 @@ final class ResolutionTarget: Sendable {
 
 /// One service being built on the resolution path: a registration, or one of its decorators.
 struct PathEntry {
-    let registration: Registration
+    /// Owned by the container, which outlives any resolution of it (a state's path is only
+    /// walked while its container resolves), so pushing and popping counts no references.
+    unowned(unsafe) let registration: Registration
     /// The decorator being applied, or -1 for the registration's own factory.
     let decorator: Int
 
