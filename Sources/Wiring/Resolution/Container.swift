@@ -59,13 +59,13 @@ public final class Container: Sendable {
     let logger: Logger?
     /// The logger when it logs at trace level: the resolve path checks only this.
     let traceLogger: Logger?
-    /// What each Swift type resolves to, found once per type; and, for a kept instance that
-    /// never expires, the instance itself, so that resolving it again is one locked lookup.
+    /// What each Swift type resolves to, found once per type and read without a lock.
+    private let targetTable = TargetTable()
+    /// For a kept instance that never expires, the instance itself, by the type it was resolved
+    /// as, so that resolving it again is one lookup under this thread's stripe.
     private let typeCache = ReadMostly(TypeCache())
 
     struct TypeCache {
-        /// What each type resolves to (`.none`: nothing is declared for it).
-        var targets = TypeTable<ResolutionTarget?>()
         /// Kept instances that never expire, by the type they were resolved as.
         var instances = TypeTable<InstanceBox>()
         /// Bumped by every reset, so a build that raced a reset does not cache its instance.
@@ -178,30 +178,26 @@ public final class Container: Sendable {
     @usableFromInline
     func resolveInstance(_ type: Any.Type, name: String?, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
         let id = ObjectIdentifier(type)
-        // One locked lookup: a kept instance that never expires, or what the type resolves to.
-        var instance: InstanceBox?
-        var cachedTarget: ResolutionTarget??
+        let registration = try registration(for: type, name: name, state: state)
+        // A kept instance that never expires is cached by the type it is resolved as.
+        var cachesInstance = false
         var generation = 0
-        typeCache.read { cache in
-            if name == nil, let kept = cache.pointee.instances[id] {
-                instance = kept
-            } else {
-                cachedTarget = cache.pointee.targets[id]
+        if name == nil, case .kept(nil, false, _) = registration.keeping {
+            cachesInstance = true
+            var kept: InstanceBox?
+            typeCache.read { cache in
+                kept = cache.pointee.instances[id]
                 generation = cache.pointee.generation
             }
+            if let kept { return kept.value }
         }
-        if let instance { return instance.value }
-        guard let target = cachedTarget ?? target(for: type) else {
-            throw unknownService(String(describing: type), state: state)
-        }
-        let registration = try registration(in: target, name: name, state: state)
         let built: Any
         if let traceLogger {
             built = try traced(registration, arguments: arguments, state: state, logger: traceLogger)
         } else {
             built = try self.instance(of: registration, arguments: arguments, state: state)
         }
-        if name == nil, case .kept(nil, false, _) = registration.keeping {
+        if cachesInstance {
             typeCache.write { cache in
                 if cache.generation == generation { cache.instances[id] = InstanceBox(value: built) }
             }
@@ -250,15 +246,30 @@ public final class Container: Sendable {
         return try instance(of: registration, arguments: arguments, state: state)
     }
 
+    /// The registration `type` (and `name`) resolves to. Reads the target without retaining it:
+    /// the container holds it.
+    private func registration(for type: Any.Type, name: String?, state: ResolutionState?) throws(ResolutionError) -> Registration {
+        if case .target(let target) = targetTable.lookup(ObjectIdentifier(type)),
+           let found = target._withUnsafeGuaranteedRef({ name == nil ? $0.unnamed : $0.named[name!] }) {
+            return found
+        }
+        guard let target = target(for: type) else {
+            throw unknownService(String(describing: type), state: state)
+        }
+        return try registration(in: target, name: name, state: state)
+    }
+
     /// The target a type resolves to: its qualified name, then its plain name. Computed once
     /// per type.
     func target(for type: Any.Type) -> ResolutionTarget? {
         let id = ObjectIdentifier(type)
-        if let cached = typeCache.read({ $0.pointee.targets[id] }) { return cached }
-        let found = targets[String(reflecting: type)] ?? targets[String(describing: type)]
-        typeCache.write { cache in
-            if cache.targets[id] == nil { cache.targets[id] = .some(found) }
+        switch targetTable.lookup(id) {
+        case .target(let target): return target.takeUnretainedValue()
+        case .undeclared: return nil
+        case .unknown: break
         }
+        let found = targets[String(reflecting: type)] ?? targets[String(describing: type)]
+        targetTable.insert(id, found)
         return found
     }
 
@@ -360,7 +371,7 @@ public final class Container: Sendable {
     }
 
     private func checkCycle(_ registration: Registration, state: ResolutionState) throws(ResolutionError) {
-        if let start = state.path.firstIndex(where: { $0.decorator < 0 && $0.registration === registration }) {
+        if let start = state.position(of: registration) {
             let cycle = state.path[start...].map(\.step) + [registration.step]
             throw ResolutionError(
                 .circularDependency,
@@ -388,7 +399,7 @@ public final class Container: Sendable {
         state.path.append(PathEntry(registration: registration, decorator: -1))
         defer { state.path.removeLast() }
         var instance = try run(registration.make, factoryKey: registration.factoryKey, context: FactoryContext(
-            container: self, state: state, arguments: arguments, inner: nil, registration: registration, decorator: -1))
+            container: self, state: state, arguments: arguments, registration: registration))
         for index in registration.decorators.indices {
             state.path.append(PathEntry(registration: registration, decorator: index))
             defer { state.path.removeLast() }
@@ -442,7 +453,8 @@ public final class Container: Sendable {
         typeCache.write { cache in
             cache.generation += 1
             for id in cache.instances.identifiers {
-                if let target = cache.targets[id] ?? nil, let registration = target.unnamed, matches(registration) {
+                if case .target(let target) = targetTable.lookup(id), let registration = target.takeUnretainedValue().unnamed,
+                   matches(registration) {
                     cache.instances[id] = nil
                 }
             }

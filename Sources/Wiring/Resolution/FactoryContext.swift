@@ -33,12 +33,22 @@ public struct FactoryContext {
         }
     }
 
-    init(container: Container, state: ResolutionState, arguments: Arguments, inner: Any?, registration: Registration, decorator: Int) {
+    /// A context for a registration's own factory.
+    init(container: Container, state: ResolutionState, arguments: Arguments, registration: Registration) {
+        self.container = container
+        self.state = state
+        self.registration = registration
+        decorator = -1
+        extras = arguments.count == 0 ? nil : Extras(arguments: arguments, inner: nil)
+    }
+
+    /// A context for decorator `decorator` of a registration, wrapping `inner`.
+    init(container: Container, state: ResolutionState, arguments: Arguments, inner: Any, registration: Registration, decorator: Int) {
         self.container = container
         self.state = state
         self.registration = registration
         self.decorator = decorator
-        extras = arguments.count == 0 && inner == nil ? nil : Extras(arguments: arguments, inner: inner)
+        extras = Extras(arguments: arguments, inner: inner)
     }
 
     var arguments: Arguments { extras?.arguments ?? .none }

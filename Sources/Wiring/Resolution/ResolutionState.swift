@@ -22,6 +22,17 @@ final class ResolutionState {
 
     var token: ObjectIdentifier { ObjectIdentifier(self) }
 
+    /// Where `registration`'s own factory is on the path, if it is: a cycle. A scan by index,
+    /// which touches no reference count (entries hold their registration unowned).
+    func position(of registration: Registration) -> Int? {
+        var index = 0
+        while index < path.count {
+            if path[index].decorator < 0, path[index].registration === registration { return index }
+            index += 1
+        }
+        return nil
+    }
+
     /// The path as steps, for messages.
     var steps: [ResolutionError.Step] { path.map(\.step) }
 
