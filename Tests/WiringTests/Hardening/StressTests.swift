@@ -61,6 +61,30 @@ struct StressTests {
         #expect(failures.count == 0)
     }
 
+    @Test func typesFirstLookedUpByManyThreadsWhileTheTableGrows() throws {
+        // 200 distinct types ([Int], [[Int]], …), none declared, looked up for the first time by
+        // 8 threads in different orders, between resolves of declared ones: the lock-free type
+        // table grows several times while others read it.
+        func nested(_ type: Any.Type, depth: Int) -> Any.Type {
+            func wrap<T>(_: T.Type) -> Any.Type { [T].self }
+            var current = type
+            for _ in 0..<depth { current = _openExistential(current, do: wrap) }
+            return current
+        }
+        let types = (1...200).map { nested(Int.self, depth: $0) }
+        let container = try Fixture.container()
+        let wrong = FailureCount()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for step in 0..<types.count {
+                let type = types[(step * (thread + 1) * 7 + thread) % types.count]
+                if container.isDeclared(type) { wrong.add() }
+                if !container.isDeclared(Clock.self) || (try? container.resolve(Clock.self)) == nil { wrong.add() }
+            }
+        }
+        #expect(wrong.count == 0)
+        #expect(types.allSatisfy { !container.isDeclared($0) })
+    }
+
     @Test func aSingletonFirstAskedForByManyThreadsAfterResetsIsBuiltOncePerReset() throws {
         let counter = BuildCounter()
         let container = try Fixture.container(counter: counter)
