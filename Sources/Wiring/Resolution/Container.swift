@@ -191,6 +191,23 @@ public final class Container: Sendable {
             }
             if let kept { return kept.value }
         }
+        // The common nested case, in one step: a unique or graph service with no decorators,
+        // resolved by a factory of this container (so this thread's building container is
+        // already this one), with nothing to trace.
+        if let state, !state.path.isEmpty, arguments.count == 0, traceLogger == nil, registration.decorators.isEmpty {
+            switch registration.keeping {
+            case .unique:
+                return try produceNested(registration, state: state)
+            case .graph:
+                let key = ObjectIdentifier(registration)
+                if let instance = state.graph[key] { return instance }
+                let instance = try produceNested(registration, state: state)
+                state.graph[key] = instance
+                return instance
+            case .kept:
+                break
+            }
+        }
         let built: Any
         if let traceLogger {
             built = try traced(registration, arguments: arguments, state: state, logger: traceLogger)
@@ -205,13 +222,14 @@ public final class Container: Sendable {
         return built
     }
 
-    /// `instance` as a `T`. When its type is exactly `T` (the common case: a factory builds the
-    /// type it is resolved as) the value is taken out of the existential as is, which costs a
-    /// fraction of a dynamic cast; otherwise it is a dynamic cast (protocols, superclasses).
+    /// `instance` as a `T`. When the value is stored as exactly `T` (the common case: a factory
+    /// builds the type it is resolved as) it is taken out of the existential as is, which costs
+    /// a fraction of a dynamic cast; otherwise it is a dynamic cast (protocols, superclasses).
     @inlinable @inline(__always)
     static func cast<T>(_ instance: Any, to type: T.Type) -> T? {
-        guard Swift.type(of: instance) == T.self else { return instance as? T }
-        func open<Stored>(_ stored: Stored) -> T { unsafeBitCast(stored, to: T.self) }
+        func open<Stored>(_ stored: Stored) -> T? {
+            Stored.self == T.self ? unsafeBitCast(stored, to: T.self) : stored as? T
+        }
         return _openExistential(instance, do: open)
     }
 
@@ -410,21 +428,40 @@ public final class Container: Sendable {
         return instance
     }
 
+    /// `produce` for the nested fast path: no decorators, no runtime arguments, and the thread
+    /// already building with this container.
+    private func produceNested(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any {
+        try checkCycle(registration, state: state)
+        state.path.append(PathEntry(registration: registration, decorator: -1))
+        defer { state.path.removeLast() }
+        let context = FactoryContext(container: self, state: state, arguments: .none, registration: registration)
+        do {
+            return try registration.make(context)
+        } catch {
+            throw factoryError(error, factoryKey: registration.factoryKey, context: context)
+        }
+    }
+
     private func run(
         _ make: @Sendable (FactoryContext) throws -> Any, factoryKey: String, context: FactoryContext
     ) throws(ResolutionError) -> Any {
         do {
             return try asCurrent { try make(context) }
-        } catch let error as ResolutionError {
-            throw error
         } catch {
-            let steps = context.state.steps
-            let at = steps.last?.location.map { " (\($0))" } ?? ""
-            throw ResolutionError(
-                .factoryFailed(error),
-                message: "factory '\(factoryKey)' of service \(context.serviceKey)\(at) threw: \(error)",
-                path: steps)
+            throw factoryError(error, factoryKey: factoryKey, context: context)
         }
+    }
+
+    /// What a factory threw, as a ``ResolutionError``: its own resolution errors pass through,
+    /// anything else is wrapped with the factory and the path.
+    private func factoryError(_ error: any Error, factoryKey: String, context: FactoryContext) -> ResolutionError {
+        if let error = error as? ResolutionError { return error }
+        let steps = context.state.steps
+        let at = steps.last?.location.map { " (\($0))" } ?? ""
+        return ResolutionError(
+            .factoryFailed(error),
+            message: "factory '\(factoryKey)' of service \(context.serviceKey)\(at) threw: \(error)",
+            path: steps)
     }
 
     // MARK: - Resets
