@@ -52,7 +52,7 @@ package final class ReadMostly<Value>: @unchecked Sendable {
     /// pointer (`$0.pointee.field`), which reaches into the value without copying it.
     @inline(__always)
     package func read<R>(_ body: (UnsafePointer<Value>) throws -> R) rethrows -> R {
-        let mutex = mutex(ThreadStripe.index & (Self.stripeCount - 1))
+        let mutex = mutex(ThreadState.withCurrent { $0.stripe } & (Self.stripeCount - 1))
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(value)
@@ -63,28 +63,5 @@ package final class ReadMostly<Value>: @unchecked Sendable {
         for index in 0..<Self.stripeCount { pthread_mutex_lock(mutex(index)) }
         defer { for index in (0..<Self.stripeCount).reversed() { pthread_mutex_unlock(mutex(index)) } }
         return try body(&value.pointee)
-    }
-}
-
-/// The stripe of each thread: threads are numbered in the order they first read a
-/// ``ReadMostly`` value, so the first threads of a process each have a stripe of their own.
-enum ThreadStripe {
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
-
-    private static let dealt = Locked(0)
-
-    /// This thread's number.
-    static var index: Int {
-        if let stored = pthread_getspecific(key) { return Int(bitPattern: stored) - 1 }
-        let index = dealt.withLock { count in
-            defer { count += 1 }
-            return count
-        }
-        pthread_setspecific(key, UnsafeRawPointer(bitPattern: index + 1))
-        return index
     }
 }

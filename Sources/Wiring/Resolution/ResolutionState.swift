@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The state of one top-level resolution: the path being built (for cycles and messages) and
 /// the instances of the `graph` scope. Used by one thread at a time.
 @usableFromInline
@@ -41,33 +33,26 @@ final class ResolutionState {
 
     // MARK: - Reuse
 
-    /// One spare state per thread: most resolutions end with nothing holding their state, so
-    /// the next one on the thread starts from it instead of allocating its own.
-    private static let spareKey: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { spare in
-            #if canImport(Darwin)
-            Unmanaged<ResolutionState>.fromOpaque(spare).release()
-            #else
-            if let spare { Unmanaged<ResolutionState>.fromOpaque(spare).release() }
-            #endif
-        }
-        return key
-    }()
-
-    /// A state for a new top-level resolution: this thread's spare, or a new one.
+    /// A state for a new top-level resolution: this thread's spare, or a new one. Most
+    /// resolutions end with nothing holding their state, so the next one on the thread starts
+    /// from it instead of allocating its own.
     static func acquire() -> ResolutionState {
-        guard let spare = pthread_getspecific(spareKey) else { return ResolutionState() }
-        pthread_setspecific(spareKey, nil)
-        return Unmanaged<ResolutionState>.fromOpaque(spare).takeRetainedValue()
+        ThreadState.withCurrent { thread in
+            guard let spare = thread.spare else { return ResolutionState() }
+            thread.spare = nil
+            return spare
+        }
     }
 
     /// Keeps `state` as this thread's spare once its resolution is over, unless something
     /// still holds it (a factory kept its context) or the thread already has a spare.
     static func recycle(_ state: inout ResolutionState) {
-        guard isKnownUniquelyReferenced(&state), pthread_getspecific(spareKey) == nil else { return }
-        state.path.removeAll(keepingCapacity: true)
-        if !state.graph.isEmpty { state.graph = [:] }
-        pthread_setspecific(spareKey, Unmanaged.passRetained(state).toOpaque())
+        guard isKnownUniquelyReferenced(&state) else { return }
+        ThreadState.withCurrent { thread in
+            guard thread.spare == nil else { return }
+            state.path.removeAll(keepingCapacity: true)
+            if !state.graph.isEmpty { state.graph = [:] }
+            thread.spare = state
+        }
     }
 }

@@ -16,12 +16,6 @@ enum StackGuard {
     /// Room kept free for what runs after the check: the factory, messages, the error path.
     static let margin = 128 * 1024
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
-
     /// Whether more than ``margin`` bytes of stack remain below the caller (`true` when that
     /// cannot be measured).
     static var hasRoom: Bool {
@@ -41,10 +35,10 @@ enum StackGuard {
 
     /// The lowest address of this thread's stack, read once per thread.
     private static var lowestAddress: UInt? {
-        if let cached = pthread_getspecific(key) { return UInt(bitPattern: cached) }
-        guard let low = readLowestAddress(), low != 0 else { return nil }
-        pthread_setspecific(key, UnsafeRawPointer(bitPattern: low))
-        return low
+        ThreadState.withCurrent { thread in
+            if thread.stackLow == 0 { thread.stackLow = readLowestAddress().flatMap { $0 > 1 ? $0 : nil } ?? 1 }
+            return thread.stackLow == 1 ? nil : thread.stackLow
+        }
     }
 
     private static func readLowestAddress() -> UInt? {

@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What Wiring keeps for each thread, behind one thread-local key: one lookup per use instead
+/// of one per concern. Only its own thread touches it, so it needs no lock; it is freed when
+/// the thread ends.
+final class ThreadState {
+    /// This thread's stripe of a ``ReadMostly`` value: threads are numbered in the order they
+    /// first use Wiring, so the first threads of a process each have a stripe of their own.
+    let stripe: Int
+    /// The lowest address of this thread's stack: 0 until read, 1 when it cannot be read.
+    var stackLow: UInt = 0
+    /// A resolution state to start the next top-level resolution from.
+    var spare: ResolutionState?
+    /// The container running a factory on this thread (unretained: its caller holds it).
+    var building: UnsafeMutableRawPointer?
+
+    private init(stripe: Int) { self.stripe = stripe }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { state in
+            #if canImport(Darwin)
+            Unmanaged<ThreadState>.fromOpaque(state).release()
+            #else
+            if let state { Unmanaged<ThreadState>.fromOpaque(state).release() }
+            #endif
+        }
+        return key
+    }()
+
+    private static let dealt = Locked(0)
+
+    /// Runs `body` with this thread's state, created on first use, without retaining it.
+    @inline(__always)
+    static func withCurrent<R>(_ body: (ThreadState) throws -> R) rethrows -> R {
+        let pointer = pthread_getspecific(key) ?? create()
+        return try Unmanaged<ThreadState>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+    }
+
+    private static func create() -> UnsafeMutableRawPointer {
+        let stripe = dealt.withLock { count in
+            defer { count += 1 }
+            return count
+        }
+        let pointer = Unmanaged.passRetained(ThreadState(stripe: stripe)).toOpaque()
+        pthread_setspecific(key, pointer)
+        return pointer
+    }
+}
