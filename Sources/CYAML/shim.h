@@ -2,6 +2,13 @@
 #define WIRING_CYAML_SHIM_H
 #include <yaml.h>
 
+/* The address of the calling frame on the thread's real stack. A Swift local's address is not
+   one under AddressSanitizer, which moves locals to a "fake stack" on the heap, so the stack
+   guard measures with this instead. Not inlined, so that its frame is just below its caller's. */
+__attribute__((noinline)) static unsigned long wiring_frame_address(void) {
+    return (unsigned long)__builtin_frame_address(0);
+}
+
 #if defined(__linux__)
 #include <pthread.h>
 /* A GNU extension that Swift's Glibc module does not import. */

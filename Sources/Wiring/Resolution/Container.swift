@@ -402,8 +402,9 @@ public final class Container: Sendable {
                 message: "resolution is deeper than \(ResolutionState.maxDepth) services; is there a cycle through named variants or arguments?",
                 path: state.steps + [registration.step])
         }
-        // Checked every eighth level: a few levels take far less stack than the guard's margin.
-        if state.path.count & 7 == 0, !StackGuard.hasRoom {
+        // Checked at every level: under AddressSanitizer or in a debug build, a few levels of
+        // frames can already take more than the guard's margin.
+        if !StackGuard.hasRoom {
             throw ResolutionError(
                 .circularDependency,
                 message: "resolution is too deep for this thread's stack (\(state.path.count) services); is there a cycle through named variants or arguments?",

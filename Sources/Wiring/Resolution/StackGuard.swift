@@ -1,5 +1,5 @@
-#if canImport(Glibc)
 internal import CYAML
+#if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
@@ -20,9 +20,7 @@ enum StackGuard {
     /// cannot be measured).
     static var hasRoom: Bool {
         guard let low = lowestAddress else { return true }
-        var marker: UInt8 = 0
-        let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-        return hasRoom(at: here, lowestAddress: low)
+        return hasRoom(at: UInt(wiring_frame_address()), lowestAddress: low)
     }
 
     /// Whether `here` is more than ``margin`` above the stack's lowest address. Under

@@ -21,13 +21,20 @@ enum BinaryRunner {
     ///
     /// Swift's crash backtracer is switched off unless `environment` sets it: a child that is
     /// meant to stop (a fatal error on purpose) would otherwise leave the backtracer running,
-    /// holding the output pipes open, and under ThreadSanitizer it never finishes.
+    /// holding the output pipes open, and under ThreadSanitizer it never finishes. Sanitizer
+    /// options given to the tests (`ASAN_OPTIONS`, …) reach the children too, since the
+    /// children are built with the same sanitizer.
     static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = folder.appendingPathComponent(name)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: TestSupport.packageRoot)
-        process.environment = environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { given, _ in given }
+        let sanitizerOptions = ProcessInfo.processInfo.environment.filter {
+            ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"].contains($0.key)
+        }
+        process.environment = environment
+            .merging(["SWIFT_BACKTRACE": "enable=no"]) { given, _ in given }
+            .merging(sanitizerOptions) { given, _ in given }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
