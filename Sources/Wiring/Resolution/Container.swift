@@ -404,7 +404,7 @@ public final class Container: Sendable {
         }
         // Checked at every level: under AddressSanitizer or in a debug build, a few levels of
         // frames can already take more than the guard's margin.
-        if !StackGuard.hasRoom {
+        if !state.hasStackRoom {
             throw ResolutionError(
                 .circularDependency,
                 message: "resolution is too deep for this thread's stack (\(state.path.count) services); is there a cycle through named variants or arguments?",

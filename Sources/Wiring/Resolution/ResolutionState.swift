@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The state of one top-level resolution: the path being built (for cycles and messages) and
 /// the instances of the `graph` scope. Used by one thread at a time.
 @usableFromInline
@@ -7,9 +15,21 @@ final class ResolutionState {
     @exclusivity(unchecked) var path: [PathEntry]
     @exclusivity(unchecked) var graph: [ObjectIdentifier: Any] = [:]
 
-    init() {
+    /// The thread that started the resolution, and the lowest address of its stack: the stack
+    /// guard checks every level, and on that thread it needs no thread-local lookup.
+    private let owner: pthread_t
+    private let ownerStackLow: UInt?
+
+    private init(thread: ThreadState) {
         path = []
         path.reserveCapacity(8)
+        owner = pthread_self()
+        ownerStackLow = StackGuard.lowestAddress(of: thread)
+    }
+
+    /// Whether this thread's stack has room for one more level (see ``StackGuard``).
+    var hasStackRoom: Bool {
+        pthread_equal(owner, pthread_self()) != 0 ? StackGuard.hasRoom(below: ownerStackLow) : StackGuard.hasRoom
     }
 
     var token: ObjectIdentifier { ObjectIdentifier(self) }
@@ -38,7 +58,7 @@ final class ResolutionState {
     /// from it instead of allocating its own.
     static func acquire() -> ResolutionState {
         ThreadState.withCurrent { thread in
-            guard let spare = thread.spare else { return ResolutionState() }
+            guard let spare = thread.spare else { return ResolutionState(thread: thread) }
             thread.spare = nil
             return spare
         }

@@ -31,12 +31,24 @@ enum StackGuard {
         return here - low > UInt(margin)
     }
 
+    /// Whether the calling thread, whose stack starts at `low` (from ``lowestAddress(of:)``),
+    /// has room: for a caller that already knows its thread.
+    @inline(__always)
+    static func hasRoom(below low: UInt?) -> Bool {
+        guard let low else { return true }
+        return hasRoom(at: UInt(wiring_frame_address()), lowestAddress: low)
+    }
+
     /// The lowest address of this thread's stack, read once per thread.
     private static var lowestAddress: UInt? {
-        ThreadState.withCurrent { thread in
-            if thread.stackLow == 0 { thread.stackLow = readLowestAddress().flatMap { $0 > 1 ? $0 : nil } ?? 1 }
-            return thread.stackLow == 1 ? nil : thread.stackLow
-        }
+        ThreadState.withCurrent { lowestAddress(of: $0) }
+    }
+
+    /// The lowest address of `thread`'s stack (which must be the calling thread's state), read
+    /// once; `nil` when it cannot be read.
+    static func lowestAddress(of thread: ThreadState) -> UInt? {
+        if thread.stackLow == 0 { thread.stackLow = readLowestAddress().flatMap { $0 > 1 ? $0 : nil } ?? 1 }
+        return thread.stackLow == 1 ? nil : thread.stackLow
     }
 
     private static func readLowestAddress() -> UInt? {
