@@ -53,8 +53,8 @@ final class ArgumentValues: Sendable {
 
     init(_ resolver: ValueResolver) { self.resolver = resolver }
 
+    /// `map` with its references filled in (`map` itself when it holds none).
     func fill(_ map: ManifestMap) -> ManifestMap {
-        guard map.mayHoldReferences else { return map }
         var resolver = resolver
         return resolver.resolve(map, at: map.location)
     }

@@ -18,14 +18,11 @@ enum StackGuard {
 
     /// Whether more than ``margin`` bytes of stack remain below the caller (`true` when that
     /// cannot be measured).
-    static var hasRoom: Bool {
-        guard let low = lowestAddress else { return true }
-        return hasRoom(at: UInt(wiring_frame_address()), lowestAddress: low)
-    }
+    static var hasRoom: Bool { hasRoom(below: lowestAddress) }
 
-    /// Whether `here` is more than ``margin`` above the stack's lowest address. Under
-    /// AddressSanitizer locals may live on a "fake stack" elsewhere in memory: an address outside
-    /// any plausible stack says nothing, so the guard does not refuse on it.
+    /// Whether `here` is more than ``margin`` above the stack's lowest address. An address
+    /// outside any plausible stack (below it, or far above it, as a local's address is under
+    /// AddressSanitizer's "fake stack") says nothing, so the guard does not refuse on it.
     static func hasRoom(at here: UInt, lowestAddress low: UInt) -> Bool {
         guard here > low, here - low < 1 << 30 else { return true }
         return here - low > UInt(margin)
