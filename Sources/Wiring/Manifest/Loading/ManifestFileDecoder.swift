@@ -340,8 +340,8 @@ package struct ManifestFileDecoder {
     private mutating func map(_ node: YAMLNode, _ what: @autoclosure () -> String) -> ManifestMap? {
         if node.tag == .placeholder { return nil }
         if case .mapping(let pairs) = node.content {
-            check(node)
-            return ManifestMap(pairs: pairs, fileID: fileID, at: location(node))
+            let references = check(node)
+            return ManifestMap(pairs: pairs, references: references, at: location(node))
         }
         if node.resolvedScalar == .null { return ManifestMap([], at: location(node)) }
         error("\(what()) must be a mapping, found \(node.kindDescription)", at: node)
@@ -354,11 +354,15 @@ package struct ManifestFileDecoder {
         return ManifestValue(node: node, fileID: fileID)
     }
 
-    /// Checks a value's keys and templates, recording every template for validation.
-    private mutating func check(_ node: YAMLNode) {
+    /// Checks a value's keys and templates, recording every template for validation; returns
+    /// what its scalars hold of references.
+    @discardableResult
+    private mutating func check(_ node: YAMLNode) -> ReferenceScan {
         switch node.content {
         case .scalar(let text, _):
-            guard text.utf8.contains(UInt8(ascii: "$")), case .string? = node.resolvedScalar else { return }
+            guard text.utf8.contains(UInt8(ascii: "$")) else { return [] }
+            let found = ReferenceScan(scanning: text)
+            guard case .string? = node.resolvedScalar else { return found }
             do {
                 try StringTemplate.scan(text) { reference in
                     switch reference {
@@ -376,13 +380,18 @@ package struct ManifestFileDecoder {
             } catch {
                 self.error(error.message, at: node)
             }
+            return found
         case .sequence(let elements):
-            for element in elements { check(element) }
+            var found: ReferenceScan = []
+            for element in elements { found.formUnion(check(element)) }
+            return found
         case .mapping(let pairs):
+            var found: ReferenceScan = []
             for pair in pairs {
                 _ = key(pair.key)
-                check(pair.value)
+                found.formUnion(check(pair.value))
             }
+            return found
         }
     }
 }

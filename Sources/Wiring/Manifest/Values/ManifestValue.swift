@@ -81,8 +81,7 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
         case .sequence(let elements):
             return .list(elements.map { ManifestValue(node: $0, fileID: fileID) })
         case .mapping(let pairs):
-            return .map(ManifestMap(pairs: pairs, fileID: fileID,
-                                    at: SourceLocation(fileID: fileID, line: Int(node.line), column: Int(node.column))))
+            return .map(ManifestMap(pairs: pairs, at: SourceLocation(fileID: fileID, line: Int(node.line), column: Int(node.column))))
         }
     }
 
@@ -140,12 +139,7 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
         switch node.content {
         case .scalar(let text, _):
             guard environmentOnly else { return text.utf8.contains(UInt8(ascii: "$")) }
-            var afterDollar = false
-            for byte in text.utf8 {
-                if afterDollar, byte == UInt8(ascii: "{") { return true }
-                afterDollar = byte == UInt8(ascii: "$")
-            }
-            return false
+            return ReferenceScan(scanning: text).contains(.environment)
         case .sequence(let elements): return elements.contains { mayHold($0, environmentOnly: environmentOnly) }
         case .mapping(let pairs): return pairs.contains { mayHold($0.value, environmentOnly: environmentOnly) }
         }
@@ -182,7 +176,8 @@ public struct ManifestMap: Sendable {
     }
 
     private enum Source: Sendable {
-        case pairs([YAMLPair], fileID: UInt32)
+        /// Pairs of the file of `location`.
+        case pairs([YAMLPair], references: ReferenceScan?)
         case built([Entry])
     }
 
@@ -196,9 +191,13 @@ public struct ManifestMap: Sendable {
         self.location = location
     }
 
-    /// A mapping over YAML pairs the loader read and checked (keys are names).
-    package init(pairs: [YAMLPair], fileID: UInt32, at location: SourceLocation) {
-        source = .pairs(pairs, fileID: fileID)
+    /// A mapping over YAML pairs the loader read and checked (keys are names), in the file of
+    /// `location`.
+    ///
+    /// - Parameter references: What a scan of the pairs' scalars found, when the loader already
+    ///   made one; without it, each question about references scans the pairs again.
+    package init(pairs: [YAMLPair], references: ReferenceScan? = nil, at location: SourceLocation) {
+        source = .pairs(pairs, references: references)
         self.location = location
     }
 
@@ -207,7 +206,8 @@ public struct ManifestMap: Sendable {
         switch source {
         case .built(let entries):
             return entries
-        case .pairs(let pairs, let fileID):
+        case .pairs(let pairs, _):
+            let fileID = location.fileID
             return pairs.compactMap { pair in
                 guard let key = pair.key.scalar else { return nil }
                 return Entry(
@@ -224,7 +224,8 @@ public struct ManifestMap: Sendable {
     func mayHold(environmentOnly: Bool) -> Bool {
         switch source {
         case .built(let entries): entries.contains { $0.value.mayHold(environmentOnly: environmentOnly) }
-        case .pairs(let pairs, _): pairs.contains { ManifestValue.mayHold($0.value, environmentOnly: environmentOnly) }
+        case .pairs(_, let scan?): environmentOnly ? scan.contains(.environment) : scan.contains(.dollar)
+        case .pairs(let pairs, nil): pairs.contains { ManifestValue.mayHold($0.value, environmentOnly: environmentOnly) }
         }
     }
 
@@ -249,7 +250,8 @@ public struct ManifestMap: Sendable {
         switch source {
         case .built(let entries):
             return entries.first { $0.key == key }?.value
-        case .pairs(let pairs, let fileID):
+        case .pairs(let pairs, _):
+            let fileID = location.fileID
             for pair in pairs {
                 if case .scalar(let text, _) = pair.key.content, text == key {
                     return ManifestValue(node: pair.value, fileID: fileID)
@@ -257,5 +259,33 @@ public struct ManifestMap: Sendable {
             }
             return nil
         }
+    }
+}
+
+/// What a scan of a value's scalars found: any `$` (every reference needs one), and any `${`
+/// (a reference to the environment needs that). The loader makes this scan while it checks
+/// templates, so that building a container need not walk the value again.
+package struct ReferenceScan: OptionSet, Sendable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Some scalar holds a `$`.
+    package static let dollar = ReferenceScan(rawValue: 1)
+    /// Some scalar holds a `${`.
+    package static let environment = ReferenceScan(rawValue: 2)
+
+    /// What `text` holds.
+    package init(scanning text: String) {
+        var found: UInt8 = 0
+        var afterDollar = false
+        for byte in text.utf8 {
+            if afterDollar, byte == UInt8(ascii: "{") {
+                found = 3
+                break
+            }
+            afterDollar = byte == UInt8(ascii: "$")
+            if afterDollar { found = 1 }
+        }
+        rawValue = found
     }
 }
