@@ -6,7 +6,11 @@ struct Binder {
     let registry: FactoryRegistry
     private var bindingDiagnostics: [Diagnostic] = []
     private var values: ValueResolver
-    private var usedFactories: Set<String> = []
+    /// The registry as binding started: each key's place in `factoryKeys`, and its factory.
+    private let factoryKeys: [String]
+    private let factories: [String: (index: Int, entry: FactoryRegistry.Entry)]
+    /// Whether some service uses the factory at each place of `factoryKeys`.
+    private var usedFactories: [Bool]
 
     /// Everything binding found, values' problems included.
     var diagnostics: [Diagnostic] { bindingDiagnostics }
@@ -15,6 +19,14 @@ struct Binder {
         self.manifest = manifest
         self.registry = registry
         values = ValueResolver(manifest: manifest, environment: environment)
+        let (keys, entries) = registry.snapshot
+        factoryKeys = keys
+        var factories = [String: (index: Int, entry: FactoryRegistry.Entry)](minimumCapacity: keys.count)
+        for (index, key) in keys.enumerated() {
+            if let entry = entries[key] { factories[key] = (index, entry) }
+        }
+        self.factories = factories
+        usedFactories = Array(repeating: false, count: keys.count)
     }
 
     mutating func bind() -> (targets: [String: ResolutionTarget], registrations: [Registration]) {
@@ -46,7 +58,7 @@ struct Binder {
         var targets = [String: ResolutionTarget](minimumCapacity: manifest.services.count + aliasCount)
         var registrations: [Registration] = []
         registrations.reserveCapacity(manifest.services.reduce(manifest.services.count) { $0 + $1.names.count })
-        var aliases = [String: (service: String, unnamed: Registration?, named: [String: Registration])](minimumCapacity: aliasCount)
+        var aliases = [String: Alias](minimumCapacity: aliasCount)
 
         for service in manifest.services where service.decorates == nil {
             let decorators = decoratorsOf[service.key] == nil ? [] : chain(of: service.key, seen: [service.key])
@@ -100,30 +112,23 @@ struct Binder {
             let target = ResolutionTarget(serviceKey: service.key, unnamed: base, named: named)
             targets[service.key] = target
             for decorator in decorators { targets[decorator.key] = target }
-            for entry in service.implements + decorators.flatMap(\.implements) {
-                var alias = aliases[entry.type] ?? (service.key, nil, [:])
-                if let name = entry.name {
-                    alias.named[name] = base
-                } else {
-                    alias.service = service.key
-                    alias.unnamed = base
-                    alias.named.merge(named) { first, _ in first }
+            for entry in service.implements {
+                aliases[entry.type, default: .start(service.key)].add(entry, base: base, named: named, of: target)
+            }
+            for decorator in decorators {
+                for entry in decorator.implements {
+                    aliases[entry.type, default: .start(service.key)].add(entry, base: base, named: named, of: target)
                 }
-                aliases[entry.type] = alias
             }
         }
-        for (type, alias) in aliases where targets[type] == nil {
-            // Most `implements` entries alias a service as it is: they share its target.
-            if let own = targets[alias.service], own.unnamed === alias.unnamed, own.named.count == alias.named.count,
-               own.named.allSatisfy({ alias.named[$0.key] === $0.value }) {
-                targets[type] = own
-            } else {
-                targets[type] = ResolutionTarget(serviceKey: alias.service, unnamed: alias.unnamed, named: alias.named)
-            }
+        // A type that is also a service key stays the service's (validation reports it).
+        for (type, alias) in aliases where targets.index(forKey: type) == nil {
+            targets[type] = alias.target
         }
-        for key in registry.keys where !usedFactories.contains(key) {
+        for (index, used) in usedFactories.enumerated() where !used {
+            let key = factoryKeys[index]
             bindingDiagnostics.append(Diagnostic(.info, "factory '\(key)' is registered but no service uses it",
-                                          at: registry.entry(key)?.location))
+                                          at: factories[key]?.entry.location))
         }
         bindingDiagnostics += values.diagnostics
         sortDiagnostics()
@@ -147,11 +152,11 @@ struct Binder {
     // MARK: - Factories and scopes
 
     private mutating func factory(_ key: String, of service: String, at location: SourceLocation) -> (@Sendable (FactoryContext) throws -> Any)? {
-        guard let entry = registry.entry(key) else {
-            bindingDiagnostics.append(.unregisteredFactory(key, of: service, registered: registry.keys, at: location))
+        guard let (index, entry) = factories[key] else {
+            bindingDiagnostics.append(.unregisteredFactory(key, of: service, registered: factoryKeys, at: location))
             return nil
         }
-        usedFactories.insert(key)
+        usedFactories[index] = true
         return entry.make
     }
 
@@ -165,6 +170,47 @@ struct Binder {
         default:
             let custom = manifest.customScopes.first { $0.name == scope.name }
             return .kept(timeToLive: timeToLive ?? custom?.timeToLive?.value, weakly: false, slot: InstanceSlot())
+        }
+    }
+}
+
+/// What one type that services list under `implements` resolves to, gathered entry by entry.
+private enum Alias {
+    /// One unnamed entry so far: the type resolves the service as it is, through its target.
+    case shared(ResolutionTarget)
+    /// Anything else: `service` is what an unnamed `resolve` of the type reaches (the last
+    /// unnamed entry's service, or the first entry's).
+    case gathered(service: String, unnamed: Registration?, named: [String: Registration])
+
+    static func start(_ service: String) -> Alias { .gathered(service: service, unnamed: nil, named: [:]) }
+
+    mutating func add(_ entry: ImplementsEntry, base: Registration, named variants: [String: Registration], of target: ResolutionTarget) {
+        var (service, unnamed, named): (String, Registration?, [String: Registration])
+        switch self {
+        case .shared(let shared):
+            (service, unnamed, named) = (shared.serviceKey, shared.unnamed, shared.named)
+        case .gathered(let gatheredService, let gatheredUnnamed, let gatheredNamed):
+            if entry.name == nil, gatheredUnnamed == nil, gatheredNamed.isEmpty {
+                self = .shared(target)
+                return
+            }
+            (service, unnamed, named) = (gatheredService, gatheredUnnamed, gatheredNamed)
+        }
+        if let name = entry.name {
+            named[name] = base
+        } else {
+            service = target.serviceKey
+            unnamed = base
+            named.merge(variants) { first, _ in first }
+        }
+        self = .gathered(service: service, unnamed: unnamed, named: named)
+    }
+
+    /// The target `resolve` of the type reaches.
+    var target: ResolutionTarget {
+        switch self {
+        case .shared(let target): target
+        case .gathered(let service, let unnamed, let named): ResolutionTarget(serviceKey: service, unnamed: unnamed, named: named)
         }
     }
 }

@@ -65,6 +65,11 @@ public final class FactoryRegistry: Sendable {
     /// The factory registered under `key`.
     package func entry(_ key: String) -> Entry? { state.withLock { $0.entries[key] } }
 
+    /// Every registered key in registration order, with its factory, read under one lock.
+    package var snapshot: (keys: [String], entries: [String: Entry]) {
+        state.withLock { ($0.order, $0.entries) }
+    }
+
     /// Registrations of a key that was already registered, without `overriding: true`.
     package var duplicateDiagnostics: [Diagnostic] {
         state.withLock { state in
