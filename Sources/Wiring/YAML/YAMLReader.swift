@@ -7,6 +7,29 @@ package struct YAMLReadResult: Sendable {
     package var diagnostics: [Diagnostic]
 }
 
+/// Whether libyaml parses on a thread of its own while the reader builds its tree.
+package enum YAMLPipelining: Sendable {
+    /// For inputs of at least ``YAMLPipelining/threshold`` bytes, on a machine with more than
+    /// one processor.
+    case automatic
+    /// Always, whatever the size (tests use it to read small files both ways).
+    case always
+    /// Never: one thread parses and builds.
+    case never
+
+    /// The size from which `automatic` pipelines: below it, starting a thread costs more than
+    /// the overlap saves.
+    package static let threshold = 128 << 10
+
+    func applies(toBytes count: Int) -> Bool {
+        switch self {
+        case .automatic: count >= Self.threshold && wiring_pipe_worthwhile() != 0
+        case .always: true
+        case .never: false
+        }
+    }
+}
+
 /// Reads YAML through libyaml's event API into Wiring's own ``YAMLNode`` tree.
 ///
 /// Syntax errors and exceeded limits stop reading; duplicate keys, undefined aliases and unknown
@@ -19,9 +42,11 @@ package enum YAMLReader {
     ///     one by one as soon as each is complete, while still in cache. The tree keeps their
     ///     keys, each with a placeholder value.
     ///   - consume: Receives each such entry.
+    ///   - pipelining: Whether libyaml parses on a second thread; the result is the same.
     package static func read(
         _ bytes: [UInt8], file: String, limits: YAMLLimits = .default,
-        streaming section: String? = nil, to consume: ((YAMLPair) -> Void)? = nil
+        streaming section: String? = nil, to consume: ((YAMLPair) -> Void)? = nil,
+        pipelining: YAMLPipelining = .automatic
     ) -> YAMLReadResult {
         if bytes.count > limits.maxFileSize {
             let error = Diagnostic.error(
@@ -30,7 +55,7 @@ package enum YAMLReader {
             return YAMLReadResult(root: nil, diagnostics: [error])
         }
         if bytes.isEmpty { return YAMLReadResult(root: nil, diagnostics: []) }
-        var builder = TreeBuilder(file: file, limits: limits)
+        var builder = TreeBuilder(file: file, limits: limits, pipelined: pipelining.applies(toBytes: bytes.count))
         guard let section, let consume else {
             bytes.withUnsafeBufferPointer { builder.run($0) }
             return YAMLReadResult(root: builder.root, diagnostics: builder.diagnostics)
@@ -84,9 +109,13 @@ private struct TreeBuilder {
     private var expandedNodes = 0
     private var documents = 0
 
-    init(file: String, limits: YAMLLimits) {
+    /// Whether libyaml parses on a thread of its own (see ``YAMLPipelining``).
+    let pipelined: Bool
+
+    init(file: String, limits: YAMLLimits, pipelined: Bool) {
         self.file = file
         self.limits = limits
+        self.pipelined = pipelined
     }
 
     private func location(_ mark: yaml_mark_t) -> SourceLocation {
@@ -105,6 +134,10 @@ private struct TreeBuilder {
         }
         defer { yaml_parser_delete(&parser) }
         yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+        if pipelined {
+            let started = withUnsafeMutablePointer(to: &parser) { runPipelined($0, buffer) }
+            if started { return }
+        }
 
         var event = yaml_event_t()
         while true {
@@ -119,6 +152,32 @@ private struct TreeBuilder {
                 root = nil
                 return
             }
+        }
+    }
+
+    /// Builds the tree from events that a second thread parses (see `wiring_event_pipe` in
+    /// the C shim); `false` when that thread could not start and nothing was read.
+    private mutating func runPipelined(_ parser: UnsafeMutablePointer<yaml_parser_t>, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let pipe = wiring_pipe_start(parser) else { return false }
+        defer { wiring_pipe_finish(pipe) }
+        while true {
+            var count: Int32 = 0, last: Int32 = 0, failed: Int32 = 0
+            let events = wiring_pipe_next(pipe, &count, &last, &failed)!
+            for index in 0..<Int(count) {
+                if events[index].type == YAML_STREAM_END_EVENT { return true }
+                guard handle(events[index]) else {
+                    root = nil
+                    return true
+                }
+            }
+            if failed != 0 {
+                // The parsing thread has stopped at the error; the parser is safe to read.
+                diagnostics.append(parserError(parser.pointee, buffer))
+                root = nil
+                return true
+            }
+            if last != 0 { return true }
+            wiring_pipe_release(pipe)
         }
     }
 

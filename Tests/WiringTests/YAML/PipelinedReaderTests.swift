@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import Wiring
+
+/// The reader parses large files on a second thread (`YAMLPipelining`). These tests hold it to
+/// giving exactly what reading on one thread gives: the same tree, the same diagnostics, the
+/// same stop at a fatal problem, on every fixture and on files past the size where it starts.
+@Suite("Pipelined YAML reader")
+struct PipelinedReaderTests {
+    /// Every node as text: kind, tag, style, position and content, children indented.
+    private func dump(_ node: YAMLNode?, indent: String = "", into out: inout String) {
+        guard let node else {
+            out += indent + "(none)\n"
+            return
+        }
+        let head = "\(indent)\(node.line):\(node.column) \(node.tag)"
+        switch node.content {
+        case .scalar(let text, let style):
+            out += "\(head) \(style) \(text.debugDescription)\n"
+        case .sequence(let elements):
+            out += "\(head) seq\n"
+            for element in elements { dump(element, indent: indent + "  ", into: &out) }
+        case .mapping(let pairs):
+            out += "\(head) map\n"
+            for pair in pairs {
+                dump(pair.key, indent: indent + "  ", into: &out)
+                dump(pair.value, indent: indent + "    ", into: &out)
+            }
+        }
+    }
+
+    /// The tree, the diagnostics and every streamed entry of `bytes`, read one way.
+    private func read(_ bytes: [UInt8], _ pipelining: YAMLPipelining, limits: YAMLLimits = .default) -> String {
+        var out = ""
+        var streamed: [YAMLPair] = []
+        let result = YAMLReader.read(bytes, file: "f.yaml", limits: limits, streaming: "services",
+                                     to: { streamed.append($0) }, pipelining: pipelining)
+        dump(result.root, into: &out)
+        for pair in streamed {
+            out += "streamed:\n"
+            dump(pair.key, indent: "  ", into: &out)
+            dump(pair.value, indent: "    ", into: &out)
+        }
+        for diagnostic in result.diagnostics {
+            out += "\(diagnostic.severity) \(diagnostic.location.map { "\($0.line):\($0.column)" } ?? "-") \(diagnostic.message)\n"
+            for note in diagnostic.notes { out += "  note \(note.location.map { "\($0.line):\($0.column)" } ?? "-") \(note.message)\n" }
+        }
+        return out
+    }
+
+    private func yamlFiles(under folder: String) throws -> [String] {
+        let root = TestSupport.fixture(folder)
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+            .sorted().map { root + "/" + $0 }
+    }
+
+    @Test(arguments: ["bad-input", "invalid", "valid", "contexts", "imports", "container"])
+    func everyFixtureReadsTheSameOnTwoThreads(folder: String) throws {
+        let files = try yamlFiles(under: folder)
+        #expect(!files.isEmpty, "no fixtures under \(folder)")
+        for file in files {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+            let alone = read(bytes, .never)
+            let pipelined = read(bytes, .always)
+            #expect(pipelined == alone, "\(file) reads differently on two threads")
+        }
+    }
+
+    /// A manifest of `count` services, each with a few fields: well past the pipelining size.
+    private func largeManifest(services count: Int, tail: String = "") -> [UInt8] {
+        var text = "wiring: 1\nx-defaults:\n  base: &base { scope: singleton }\nservices:\n"
+        for index in 0..<count {
+            text += "  Service\(index):\n    <<: *base\n    factory: f-\(index % 7)\n"
+            text += "    implements: [P\(index)]\n    args: { url: \"http://h/\(index)\", tags: [a, b] }\n"
+        }
+        return Array((text + tail).utf8)
+    }
+
+    @Test func aLargeFileIsPipelinedAndReadsTheSame() {
+        let bytes = largeManifest(services: 4_000)
+        #expect(bytes.count >= YAMLPipelining.threshold)
+        #expect(YAMLPipelining.automatic.applies(toBytes: bytes.count) == (ProcessInfo.processInfo.activeProcessorCount > 1))
+        let alone = read(bytes, .never)
+        #expect(read(bytes, .automatic) == alone)
+        #expect(read(bytes, .always) == alone)
+        #expect(alone.contains("streamed:") && alone.contains("\"Service3999\""))
+    }
+
+    @Test func aSyntaxErrorAtTheEndOfALargeFileIsReportedAtItsPlace() {
+        let bytes = largeManifest(services: 4_000, tail: "contexts: [unclosed\n")
+        let pipelined = read(bytes, .always)
+        #expect(pipelined == read(bytes, .never))
+        let lastLine = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count
+        #expect(pipelined.contains("error \(lastLine):1 did not find expected ',' or ']'"), "\(pipelined.suffix(400))")
+        #expect(pipelined.hasPrefix("(none)"))
+    }
+
+    @Test func aFatalProblemEarlyInALargeFileStopsTheParsingThread() {
+        // Too deep at the start: the reader stops while the other thread still has most of the
+        // file to parse. It must be stopped and joined, not left running or waited on forever.
+        let deep = String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + "\n"
+        let bytes = Array(deep.utf8) + largeManifest(services: 4_000)
+        for _ in 0..<20 {
+            let pipelined = read(bytes, .always)
+            #expect(pipelined == read(bytes, .never))
+            #expect(pipelined.contains("nesting is deeper than 128 levels"))
+        }
+    }
+
+    @Test func manyPipelinedReadsAtOnceStayIndependent() async {
+        let bytes = largeManifest(services: 1_500)
+        let expected = read(bytes, .never)
+        await withTaskGroup(of: String.self) { group in
+            for _ in 0..<8 { group.addTask { read(bytes, .always) } }
+            for await result in group { #expect(result == expected) }
+        }
+    }
+}
