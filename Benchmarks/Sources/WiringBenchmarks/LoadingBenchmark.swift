@@ -41,6 +41,13 @@ enum LoadingBenchmark {
         try Wiring.Container(manifest: path, registry: registry, contexts: contexts, options: .init(environment: environment))
     }
 
+    /// Loads a generated manifest `loads` times and nothing else: a clean run for a profiler.
+    static func profile(services: Int, loads: Int) throws {
+        let path = try ManifestGenerator.write(services: services)
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        for _ in 0..<loads { _ = try container(path) }
+    }
+
     static func run(sizes: [Int], repetitions: Int, includeYams: Bool) throws {
         var rows: [[String]] = []
         var contextRows: [[String]] = []

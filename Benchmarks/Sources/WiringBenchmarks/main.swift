@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: WiringBenchmarks [resolution] [loading] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>]
+// Usage: WiringBenchmarks [resolution] [loading] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N]
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
@@ -9,6 +9,13 @@ func option(_ name: String) -> String? {
 
 if let path = option(MemoryProbe.argument) {
     try MemoryProbe.probe(path: path)
+    exit(0)
+}
+
+// `--profile-load N`: only load the manifest of the first size N times, for a profiler.
+if let count = option("--profile-load").flatMap(Int.init) {
+    let size = option("--sizes")?.split(separator: ",").compactMap { Int($0) }.first ?? 10_000
+    try LoadingBenchmark.profile(services: size, loads: count)
     exit(0)
 }
 
