@@ -4,9 +4,9 @@
 /// (plain or quoted), the tag, mappings in source order, and a 1-based position on every node.
 /// Aliases are expanded into copies of their anchor's node (copies share storage), and merge
 /// keys (`<<`) are already applied.
-package struct YAMLNode: Sendable {
+package struct YAMLNode: Sendable, Equatable {
     /// What a node holds.
-    package enum Content: Sendable {
+    package enum Content: Sendable, Equatable {
         case scalar(String, YAMLScalarStyle)
         case sequence([YAMLNode])
         case mapping([YAMLPair])
@@ -51,7 +51,7 @@ package struct YAMLNode: Sendable {
 }
 
 /// A key and its value in a YAML mapping.
-package struct YAMLPair: Sendable {
+package struct YAMLPair: Sendable, Equatable {
     package var key: YAMLNode
     package var value: YAMLNode
 }
