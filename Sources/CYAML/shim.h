@@ -77,8 +77,8 @@ static void *wiring_pipe_produce(void *argument) {
     }
 }
 
-/* Whether this machine can run the parsing thread beside the reader's. */
-static inline int wiring_pipe_worthwhile(void) {
+/* Whether a second thread can run beside this one: more than one processor is online. */
+static inline int wiring_parallelism_available(void) {
     return sysconf(_SC_NPROCESSORS_ONLN) > 1;
 }
 

@@ -82,8 +82,52 @@ public final class Container: Sendable {
         options: Options = Options()
     ) throws(ManifestError) {
         let environment = options.environment ?? ProcessInfo.processInfo.environment
-        let manifest = try ManifestLoader(environment: environment).load(path)
-        try self.init(manifest: manifest, registry: registry, contexts: contexts, options: options)
+        let loader = ManifestLoader(environment: environment)
+        let read = loader.read(path)
+        guard read.manifest.services.count >= Self.concurrentBindingThreshold, OtherThread<ManifestValidation>.isWorthwhile else {
+            let validation = loader.finishCheck(read, eachContext: false)
+            guard let manifest = validation.manifest else { throw ManifestError(validation.diagnostics) }
+            try self.init(manifest: manifest, registry: registry, contexts: contexts, options: options)
+            return
+        }
+        // A large manifest is validated on another thread while this one binds it. Binding
+        // copes with a manifest that fails validation; its result is then dropped, and the
+        // validation's errors are thrown, as when the two run one after the other.
+        let validating = OtherThread { loader.finishCheck(read, eachContext: false) }
+        let bound = Result { () throws(ManifestError) in
+            try Bound(read.manifest, registry: registry, contexts: contexts, environment: environment)
+        }
+        let validation = validating.join()
+        guard let manifest = validation.manifest else { throw ManifestError(validation.diagnostics) }
+        var binding = try bound.get()
+        binding.manifest.diagnostics = manifest.diagnostics
+        self.init(bound: binding, options: options)
+    }
+
+    /// From this many services, a container built from a file validates and binds at once.
+    static let concurrentBindingThreshold = 500
+
+    /// A manifest bound to a registry with its contexts applied: what a container is made of.
+    struct Bound: Sendable {
+        var manifest: Manifest
+        let activeContexts: [ActiveContext]
+        let diagnostics: [Diagnostic]
+        let targets: [String: ResolutionTarget]
+        let registrations: [Registration]
+
+        init(_ loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection, environment: [String: String]) throws(ManifestError) {
+            let active = try contexts.resolve(for: loaded)
+            manifest = try loaded.applying(contexts: active.map(\.name))
+            var binder = Binder(manifest: manifest, registry: registry, environment: environment)
+            let table = binder.bind()
+            if binder.diagnostics.containsErrors {
+                throw ManifestError(binder.diagnostics.filter { $0.severity != .info })
+            }
+            activeContexts = active
+            diagnostics = binder.diagnostics
+            targets = table.targets
+            registrations = table.registrations
+        }
     }
 
     /// Builds a container from a loaded manifest and a registry.
@@ -94,23 +138,20 @@ public final class Container: Sendable {
     ///
     /// The contexts are applied once, here: the container is a plain table, so resolving costs
     /// the same with contexts as without. To switch contexts, build another container.
-    public init(
+    public convenience init(
         manifest loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection = .launch(),
         options: Options = Options()
     ) throws(ManifestError) {
         let environment = options.environment ?? ProcessInfo.processInfo.environment
-        let active = try contexts.resolve(for: loaded)
-        let manifest = try loaded.applying(contexts: active.map(\.name))
-        var binder = Binder(manifest: manifest, registry: registry, environment: environment)
-        let table = binder.bind()
-        if binder.diagnostics.containsErrors {
-            throw ManifestError(binder.diagnostics.filter { $0.severity != .info })
-        }
-        self.manifest = manifest
-        self.activeContexts = active
-        self.diagnostics = binder.diagnostics
-        self.targets = table.targets
-        self.registrations = table.registrations
+        self.init(bound: try Bound(loaded, registry: registry, contexts: contexts, environment: environment), options: options)
+    }
+
+    private init(bound: Bound, options: Options) {
+        self.manifest = bound.manifest
+        self.activeContexts = bound.activeContexts
+        self.diagnostics = bound.diagnostics
+        self.targets = bound.targets
+        self.registrations = bound.registrations
         self.now = options.now
         logger = options.logger
         traceLogger = options.logger.flatMap { $0.logLevel <= .trace ? $0 : nil }

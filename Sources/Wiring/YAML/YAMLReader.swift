@@ -23,7 +23,7 @@ package enum YAMLPipelining: Sendable {
 
     func applies(toBytes count: Int) -> Bool {
         switch self {
-        case .automatic: count >= Self.threshold && wiring_pipe_worthwhile() != 0
+        case .automatic: count >= Self.threshold && wiring_parallelism_available() != 0
         case .always: true
         case .never: false
         }

@@ -23,6 +23,10 @@ extension ManifestLoader {
         let manifest = assembler.assemble([manifestFile])
         var validator = ManifestValidator(manifest: manifest)
         validator.run()
+        // A large container binds its manifest while another thread validates it: binding must
+        // cope with a manifest that fails validation.
+        var binder = Binder(manifest: manifest, registry: fuzzRegistry, environment: environment)
+        _ = binder.bind()
         for diagnostic in decoder.diagnostics + assembler.diagnostics + validator.diagnostics {
             _ = diagnostic.description
         }
@@ -38,3 +42,10 @@ extension ManifestLoader {
         }
     }
 }
+
+/// Factories under the keys fuzz inputs are likeliest to name.
+private let fuzzRegistry: FactoryRegistry = {
+    let registry = FactoryRegistry()
+    for key in ["a", "b", "f", "factory", "logger", "store"] { registry.factory(key) { _ in key } }
+    return registry
+}()

@@ -69,13 +69,36 @@ public struct ManifestLoader: Sendable {
     private func check(
         _ path: String, eachContext: Bool, applying contexts: [String] = [], factoryKeys: Set<String>? = nil
     ) -> ManifestValidation {
+        finishCheck(read(path), eachContext: eachContext, applying: contexts, factoryKeys: factoryKeys)
+    }
+
+    /// What reading and assembling the files produced, before the checks that span the
+    /// manifest: ``finishCheck(_:eachContext:applying:factoryKeys:)`` makes those.
+    struct ReadManifest: Sendable {
+        /// The manifest as assembled, not yet validated.
+        let manifest: Manifest
+        /// What reading and assembling reported.
+        let diagnostics: [Diagnostic]
+        /// Each file's bytes, for the source line under a diagnostic.
+        let sources: [String: [UInt8]]
+    }
+
+    /// Reads the manifest at `path` with its imports and overlay files, and assembles them.
+    func read(_ path: String) -> ReadManifest {
         var reader = ImportReader(limits: limits, environment: environment)
         reader.visit(path, importedAt: nil, chain: [])
         let overlays = reader.overlays(of: path)
-        var diagnostics = reader.diagnostics
         var assembler = ManifestAssembler()
         let manifest = assembler.assemble(reader.files, overlays: overlays, overlayFiles: reader.overlayFiles)
-        diagnostics += assembler.diagnostics
+        return ReadManifest(manifest: manifest, diagnostics: reader.diagnostics + assembler.diagnostics, sources: reader.sources)
+    }
+
+    /// The checks of a read manifest, and its diagnostics in order, each with its source line.
+    func finishCheck(
+        _ read: ReadManifest, eachContext: Bool, applying contexts: [String] = [], factoryKeys: Set<String>? = nil
+    ) -> ManifestValidation {
+        let manifest = read.manifest
+        var diagnostics = read.diagnostics
         var validator = ManifestValidator(manifest: manifest)
         validator.run()
         diagnostics += validator.diagnostics
@@ -111,7 +134,7 @@ public struct ManifestLoader: Sendable {
             return keyA < keyB
         }.map(\.element)
         for index in diagnostics.indices {
-            if let location = diagnostics[index].location, let bytes = reader.sources[location.file] {
+            if let location = diagnostics[index].location, let bytes = read.sources[location.file] {
                 diagnostics[index].sourceLine = SourceFiles.line(location.line, in: bytes)
             }
         }
