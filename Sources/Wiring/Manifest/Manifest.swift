@@ -69,6 +69,11 @@ public struct Manifest: Sendable {
         serviceIndex[key].map { services[$0] }
     }
 
+    /// The position in ``services`` of the service declared under `key`.
+    func serviceIndex(of key: String) -> Int? {
+        serviceIndex[key]
+    }
+
     /// The parameter called `name`.
     public func parameter(_ name: String) -> Parameter? {
         parameterIndex[name].map { parameters[$0] }

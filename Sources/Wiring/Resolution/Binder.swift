@@ -41,14 +41,18 @@ struct Binder {
 
         // Decorators of each service, in manifest order; a chain of decorators (C decorates B
         // decorates A) applies depth first: A, then B, then C.
+        // Which services are decorated is kept by position, so that the others cost no lookup.
         var decoratorsOf: [String: [ServiceDefinition]] = [:]
+        var isDecorated = [Bool](repeating: false, count: manifest.services.count)
         for service in manifest.services {
-            if let target = service.decorates?.value { decoratorsOf[target, default: []].append(service) }
+            guard let target = service.decorates?.value else { continue }
+            decoratorsOf[target, default: []].append(service)
+            if let index = manifest.serviceIndex(of: target) { isDecorated[index] = true }
         }
-        func chain(of key: String, seen: Set<String>) -> [ServiceDefinition] {
+        func chain(of key: String, seen: [String]) -> [ServiceDefinition] {
             guard let decorators = decoratorsOf[key] else { return [] }
             return decorators.flatMap { decorator -> [ServiceDefinition] in
-                seen.contains(decorator.key) ? [] : [decorator] + chain(of: decorator.key, seen: seen.union([decorator.key]))
+                seen.contains(decorator.key) ? [] : [decorator] + chain(of: decorator.key, seen: seen + [decorator.key])
             }
         }
 
@@ -60,8 +64,8 @@ struct Binder {
         registrations.reserveCapacity(manifest.services.reduce(manifest.services.count) { $0 + $1.names.count })
         var aliases = [String: Alias](minimumCapacity: aliasCount)
 
-        for service in manifest.services where service.decorates == nil {
-            let decorators = decoratorsOf[service.key] == nil ? [] : chain(of: service.key, seen: [service.key])
+        for (index, service) in manifest.services.enumerated() where service.decorates == nil {
+            let decorators = isDecorated[index] ? chain(of: service.key, seen: [service.key]) : []
             // Every factory key and every value is checked, even when an earlier one failed, so
             // that one build reports every problem.
             var steps: [DecoratorStep] = []
@@ -84,31 +88,31 @@ struct Binder {
             let make = factory(service.factoryKey, of: service.key, at: service.factory?.location ?? service.location)
             let args = arguments(service.args, at: service.location)
             let scope = manifest.effectiveScope(of: service)
-            var variants: [(NamedVariant, String, (@Sendable (FactoryContext) throws -> Any)?, ManifestMap?)] = []
+            var base: Registration?
+            if complete, let make {
+                let registration = Registration(
+                    key: service.key, name: nil, location: service.location, factoryKey: service.factoryKey,
+                    make: make, args: LazyArguments(args, values: argumentValues), scope: scope,
+                    keeping: keeping(scope, timeToLive: service.timeToLive?.value), decorators: steps)
+                registrations.append(registration)
+                base = registration
+            }
+            var named: [String: Registration] = [:]
             for variant in service.names {
                 let factoryKey = variant.factory?.value ?? service.factoryKey
                 let variantMake = variant.factory.flatMap { factory(factoryKey, of: "\(service.key)[\(variant.name)]", at: $0.location) } ?? make
                 values.check(variant.args)
-                variants.append((variant, factoryKey, variantMake, variant.args))
-            }
-            guard complete, let make else { continue }
-            let base = Registration(
-                key: service.key, name: nil, location: service.location, factoryKey: service.factoryKey,
-                make: make, args: LazyArguments(args, values: argumentValues), scope: scope,
-                keeping: keeping(scope, timeToLive: service.timeToLive?.value), decorators: steps)
-            registrations.append(base)
-            var named: [String: Registration] = [:]
-            for (variant, factoryKey, variantMake, variantArgs) in variants {
-                guard let variantMake else { continue }
+                guard base != nil, let variantMake else { continue }
                 let variantScope = variant.scope?.value ?? scope
                 let timeToLive = variant.timeToLive?.value ?? (variant.scope == nil ? service.timeToLive?.value : nil)
                 let registration = Registration(
                     key: service.key, name: variant.name, location: variant.location, factoryKey: factoryKey,
-                    make: variantMake, args: LazyArguments(args, overriddenBy: variantArgs, values: argumentValues),
+                    make: variantMake, args: LazyArguments(args, overriddenBy: variant.args, values: argumentValues),
                     scope: variantScope, keeping: keeping(variantScope, timeToLive: timeToLive), decorators: steps)
                 registrations.append(registration)
                 named[variant.name] = registration
             }
+            guard let base else { continue }
             let target = ResolutionTarget(serviceKey: service.key, unnamed: base, named: named)
             targets[service.key] = target
             for decorator in decorators { targets[decorator.key] = target }
@@ -122,9 +126,7 @@ struct Binder {
             }
         }
         // A type that is also a service key stays the service's (validation reports it).
-        for (type, alias) in aliases where targets.index(forKey: type) == nil {
-            targets[type] = alias.target
-        }
+        targets.merge(aliases.lazy.map { ($0.key, $0.value.target) }) { service, _ in service }
         for (index, used) in usedFactories.enumerated() where !used {
             let key = factoryKeys[index]
             bindingDiagnostics.append(Diagnostic(.info, "factory '\(key)' is registered but no service uses it",

@@ -39,10 +39,11 @@ final class MoveStack<Element> {
         precondition(start >= 0 && start <= count, "MoveStack start out of range")
         let moved = count - start
         guard moved > 0 else { return [] }
-        let array = [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
-            buffer.baseAddress!.moveInitialize(from: base + start, count: moved)
-            initialized = moved
-        }
+        // Reserving and appending is specialized for `Element`; `init(unsafeUninitializedCapacity:)`
+        // looks up the array's storage type at run time, which costs more than the moves.
+        var array = [Element]()
+        array.reserveCapacity(moved)
+        for index in start..<count { array.append((base + index).move()) }
         count = start
         return array
     }

@@ -51,22 +51,41 @@ public struct StringTemplate: Sendable, Hashable {
     /// - Throws: A message saying what is malformed.
     @discardableResult
     package static func scan(_ text: String, _ visit: (Reference) -> Void) throws(TemplateSyntaxError) -> Bool {
+        var text = text
+        text.makeContiguousUTF8()
+        // The walk reads bytes by offset; only the pieces it hands over become substrings.
+        let outcome = text.utf8.withContiguousStorageIfAvailable { bytes in
+            scan(bytes, of: text, visit)
+        }!
+        switch outcome {
+        case .success(let hasReference): return hasReference
+        case .failure(let error): throw error
+        }
+    }
+
+    private static func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, of text: String, _ visit: (Reference) -> Void
+    ) -> Result<Bool, TemplateSyntaxError> {
         let utf8 = text.utf8
-        var literalStart = utf8.startIndex
+        func piece(_ start: Int, _ end: Int) -> Substring {
+            text[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]
+        }
+        let count = bytes.count
+        var literalStart = 0
         var hasReference = false
-        var i = utf8.startIndex
-        while i != utf8.endIndex {
-            guard utf8[i] == UInt8(ascii: "$") else {
-                i = utf8.index(after: i)
+        var i = 0
+        while i < count {
+            guard bytes[i] == UInt8(ascii: "$") else {
+                i += 1
                 continue
             }
-            let next = utf8.index(after: i)
-            guard next != utf8.endIndex else { break }
-            let opener = utf8[next]
+            let next = i + 1
+            guard next < count else { break }
+            let opener = bytes[next]
             if opener == UInt8(ascii: "$") {
-                visit(.literal(text[literalStart..<next]))
+                visit(.literal(piece(literalStart, next)))
                 hasReference = true
-                i = utf8.index(after: next)
+                i = next + 1
                 literalStart = i
                 continue
             }
@@ -76,31 +95,33 @@ public struct StringTemplate: Sendable, Hashable {
             }
             let isEnvironment = opener == UInt8(ascii: "{")
             let closer = isEnvironment ? UInt8(ascii: "}") : UInt8(ascii: ")")
-            let bodyStart = utf8.index(after: next)
-            guard let end = utf8[bodyStart...].firstIndex(of: closer) else {
+            let bodyStart = next + 1
+            var end = bodyStart
+            while end < count, bytes[end] != closer { end += 1 }
+            guard end < count else {
                 let open = isEnvironment ? "${" : "$(", close = isEnvironment ? "}" : ")"
-                throw TemplateSyntaxError(message: "'\(open)' is not closed by '\(close)' in '\(text)'; write '$$' for a literal '$'")
+                return .failure(TemplateSyntaxError(message: "'\(open)' is not closed by '\(close)' in '\(text)'; write '$$' for a literal '$'"))
             }
             var nameEnd = end
             var fallback: Substring?
-            if isEnvironment, let colon = utf8[bodyStart..<end].firstIndex(of: UInt8(ascii: ":")),
-               utf8.index(after: colon) != end, utf8[utf8.index(after: colon)] == UInt8(ascii: "-") {
-                fallback = text[utf8.index(colon, offsetBy: 2)..<end]
+            if isEnvironment, let colon = bytes[bodyStart..<end].firstIndex(of: UInt8(ascii: ":")),
+               colon + 1 != end, bytes[colon + 1] == UInt8(ascii: "-") {
+                fallback = piece(colon + 2, end)
                 nameEnd = colon
             }
-            let name = text[bodyStart..<nameEnd]
-            guard isName(name) else {
+            guard isName(UnsafeBufferPointer(rebasing: bytes[bodyStart..<nameEnd])) else {
                 let what = isEnvironment ? "environment variable" : "parameter"
-                throw TemplateSyntaxError(message: "'\(name)' is not a valid \(what) name (letters, digits, '_', '.' and '-', not starting with a digit)")
+                return .failure(TemplateSyntaxError(message: "'\(piece(bodyStart, nameEnd))' is not a valid \(what) name (letters, digits, '_', '.' and '-', not starting with a digit)"))
             }
-            if literalStart != i { visit(.literal(text[literalStart..<i])) }
+            if literalStart != i { visit(.literal(piece(literalStart, i))) }
+            let name = piece(bodyStart, nameEnd)
             visit(isEnvironment ? .environment(name, fallback: fallback) : .parameter(name))
             hasReference = true
-            i = utf8.index(after: end)
+            i = end + 1
             literalStart = i
         }
-        if literalStart != utf8.endIndex { visit(.literal(text[literalStart...])) }
-        return hasReference
+        if literalStart != count { visit(.literal(piece(literalStart, count))) }
+        return .success(hasReference)
     }
 
     /// Parses `text`: `nil` when it holds no reference (a plain string), a template otherwise.
@@ -128,9 +149,9 @@ public struct StringTemplate: Sendable, Hashable {
     }
 
     /// Letters, digits, `_`, `.` and `-`, not starting with a digit.
-    private static func isName(_ text: Substring) -> Bool {
-        guard let first = text.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
-        return text.utf8.allSatisfy {
+    private static func isName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+        return bytes.allSatisfy {
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
                 || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
