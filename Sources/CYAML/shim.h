@@ -21,7 +21,7 @@ __attribute__((noinline)) static unsigned long wiring_frame_address(void) {
    and deletes a chunk's events when it reuses the slot, so memory is freed by the thread that
    allocated it. One mutex guards the counters; nothing else is shared. */
 
-#define WIRING_PIPE_CHUNKS 16
+#define WIRING_PIPE_CHUNKS 4
 #define WIRING_PIPE_CHUNK_EVENTS 256
 
 typedef struct wiring_event_pipe {
