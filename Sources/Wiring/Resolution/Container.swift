@@ -75,6 +75,11 @@ public final class Container: Sendable {
     /// Loads the manifest at `path` (with its imports and overlay files) and builds a container
     /// from it with the chosen contexts applied.
     ///
+    /// On a machine with more than one processor, a large file (from 128 KiB) is parsed on a
+    /// second thread while this one builds the tree, and a large manifest (from 500 services) is
+    /// validated on a second thread while this one binds it. The container, its diagnostics and
+    /// the errors thrown are the same as one thread would give.
+    ///
     /// - Throws: ``ManifestError`` with every problem of the manifest, of the contexts or of
     ///   binding it.
     public convenience init(
