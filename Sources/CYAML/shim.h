@@ -12,6 +12,9 @@ __attribute__((noinline)) static unsigned long wiring_frame_address(void) {
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
 
 /* ---- A pipe of libyaml events from a parsing thread to the reader ----------------------------
 
@@ -77,9 +80,21 @@ static void *wiring_pipe_produce(void *argument) {
     }
 }
 
-/* Whether a second thread can run beside this one: more than one processor is online. */
+/* Whether a second thread can run beside this one: more than one processor is online and, on
+   Linux, this thread may run on more than one (taskset and cpusets narrow that). */
 static inline int wiring_parallelism_available(void) {
-    return sysconf(_SC_NPROCESSORS_ONLN) > 1;
+    if (sysconf(_SC_NPROCESSORS_ONLN) < 2) return 0;
+#if defined(__linux__)
+    /* The raw system call: the libc wrapper and its CPU_COUNT need _GNU_SOURCE. */
+    unsigned long mask[16] = {0};
+    long bytes = syscall(SYS_sched_getaffinity, 0, sizeof mask, mask);
+    if (bytes > 0) {
+        int allowed = 0;
+        for (long word = 0; word < bytes / (long)sizeof(unsigned long); word++) allowed += __builtin_popcountl(mask[word]);
+        return allowed > 1;
+    }
+#endif
+    return 1;
 }
 
 /* Starts parsing `parser`'s input on a new thread; NULL when no thread could be started (the
