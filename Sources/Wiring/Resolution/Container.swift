@@ -89,7 +89,7 @@ public final class Container: Sendable {
         let environment = options.environment ?? ProcessInfo.processInfo.environment
         let loader = ManifestLoader(environment: environment)
         let read = loader.read(path)
-        guard read.manifest.services.count >= Self.concurrentBindingThreshold, OtherThread<ManifestValidation>.isWorthwhile else {
+        guard read.manifest.services.count >= Self.concurrentBindingThreshold, Parallelism.isAvailable else {
             let validation = loader.finishCheck(read, eachContext: false)
             guard let manifest = validation.manifest else { throw ManifestError(validation.diagnostics) }
             try self.init(manifest: manifest, registry: registry, contexts: contexts, options: options)

@@ -7,6 +7,12 @@ import Darwin
 #endif
 internal import CYAML
 
+/// Whether work split over two threads can run at once: more than one processor is online and,
+/// on Linux, this process may run on more than one (taskset and cpusets narrow that).
+enum Parallelism {
+    static var isAvailable: Bool { wiring_parallelism_available() != 0 }
+}
+
 /// Work started on a thread of its own, whose result the starting thread collects with
 /// ``join()``. Building a large container validates the manifest on one while it binds it.
 ///
@@ -32,9 +38,6 @@ struct OtherThread<Result: Sendable>: ~Copyable {
     private var thread = pthread_t()
     #endif
     private var started: Bool
-
-    /// Whether a second thread can run beside this one: more than one processor is online.
-    static var isWorthwhile: Bool { wiring_parallelism_available() != 0 }
 
     /// Starts `work` on a new thread; when no thread can be started, ``join()`` runs it.
     init(_ work: @escaping @Sendable () -> Result) {

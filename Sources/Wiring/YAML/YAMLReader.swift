@@ -9,8 +9,8 @@ package struct YAMLReadResult: Sendable {
 
 /// Whether libyaml parses on a thread of its own while the reader builds its tree.
 package enum YAMLPipelining: Sendable {
-    /// For inputs of at least ``YAMLPipelining/threshold`` bytes, on a machine with more than
-    /// one processor.
+    /// For inputs of at least ``YAMLPipelining/threshold`` bytes, when this process may run on
+    /// a second processor (``Parallelism``).
     case automatic
     /// Always, whatever the size (tests use it to read small files both ways).
     case always
@@ -23,7 +23,7 @@ package enum YAMLPipelining: Sendable {
 
     func applies(toBytes count: Int) -> Bool {
         switch self {
-        case .automatic: count >= Self.threshold && wiring_parallelism_available() != 0
+        case .automatic: count >= Self.threshold && Parallelism.isAvailable
         case .always: true
         case .never: false
         }

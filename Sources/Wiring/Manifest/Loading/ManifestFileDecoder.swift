@@ -361,24 +361,28 @@ package struct ManifestFileDecoder {
         switch node.content {
         case .scalar(let text, _):
             guard text.utf8.contains(UInt8(ascii: "$")) else { return [] }
-            let found = ReferenceScan(scanning: text)
-            guard case .string? = node.resolvedScalar else { return found }
+            guard case .string? = node.resolvedScalar else { return ReferenceScan(scanning: text) }
+            // The walk that checks the references also says whether one reads the environment.
+            var found: ReferenceScan = .dollar
             do {
                 try StringTemplate.scan(text) { reference in
                     switch reference {
                     case .parameter(let name):
                         parameterReferences.append(Located(String(name), at: location(node)))
-                    case .environment(let name, nil) where environment[String(name)] == nil:
+                    case .environment(let name, let fallback):
+                        found.insert(.environment)
+                        guard fallback == nil, environment[String(name)] == nil else { break }
                         let place = currentContext.map { " (context '\($0)')" } ?? ""
                         diagnostics.append(.warning(
                             "environment variable '\(name)' is not set and has no default\(place); building a container will fail unless it is set",
                             at: location(node)))
-                    default:
+                    case .literal:
                         break
                     }
                 }
             } catch {
                 self.error(error.message, at: node)
+                return ReferenceScan(scanning: text)
             }
             return found
         case .sequence(let elements):
