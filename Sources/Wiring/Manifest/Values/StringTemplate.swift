@@ -96,9 +96,7 @@ public struct StringTemplate: Sendable, Hashable {
             let isEnvironment = opener == UInt8(ascii: "{")
             let closer = isEnvironment ? UInt8(ascii: "}") : UInt8(ascii: ")")
             let bodyStart = next + 1
-            var end = bodyStart
-            while end < count, bytes[end] != closer { end += 1 }
-            guard end < count else {
+            guard let end = bytes[bodyStart...].firstIndex(of: closer) else {
                 let open = isEnvironment ? "${" : "$(", close = isEnvironment ? "}" : ")"
                 return .failure(TemplateSyntaxError(message: "'\(open)' is not closed by '\(close)' in '\(text)'; write '$$' for a literal '$'"))
             }
