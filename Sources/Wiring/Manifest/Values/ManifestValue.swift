@@ -261,31 +261,3 @@ public struct ManifestMap: Sendable {
         }
     }
 }
-
-/// What a scan of a value's scalars found: any `$` (every reference needs one), and any `${`
-/// (a reference to the environment needs that). The loader makes this scan while it checks
-/// templates, so that building a container need not walk the value again.
-package struct ReferenceScan: OptionSet, Sendable {
-    package let rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
-
-    /// Some scalar holds a `$`.
-    package static let dollar = ReferenceScan(rawValue: 1)
-    /// Some scalar holds a `${`.
-    package static let environment = ReferenceScan(rawValue: 2)
-
-    /// What `text` holds.
-    package init(scanning text: String) {
-        var found: UInt8 = 0
-        var afterDollar = false
-        for byte in text.utf8 {
-            if afterDollar, byte == UInt8(ascii: "{") {
-                found = 3
-                break
-            }
-            afterDollar = byte == UInt8(ascii: "$")
-            if afterDollar { found = 1 }
-        }
-        rawValue = found
-    }
-}
