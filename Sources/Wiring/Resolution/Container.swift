@@ -179,9 +179,9 @@ public final class Container: Sendable {
     /// - Throws: ``ResolutionError``.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> T {
-        if name == nil, arguments.isEmpty, let kept = keptInstance(type), let typed = Self.cast(kept, to: T.self) { return typed }
-        let instance = try resolveInstance(type, name: name, arguments: Arguments(arguments), state: nil)
-        guard let typed = Self.cast(instance, to: T.self) else { throw typeMismatch(instance, expected: type, name: name, state: nil) }
+        if name == nil, arguments.isEmpty, var kept = keptInstance(type), let typed = Self.cast(&kept, to: T.self) { return typed }
+        var instance = try resolveInstance(type, name: name, arguments: Arguments(arguments), state: nil)
+        guard let typed = Self.cast(&instance, to: T.self) else { throw typeMismatch(instance, expected: type, name: name, state: nil) }
         return typed
     }
 
@@ -205,6 +205,12 @@ public final class Container: Sendable {
     @usableFromInline
     func keptInstance(_ type: Any.Type) -> Any? {
         let id = ObjectIdentifier(type)
+        // Only a kept instance that never expires is cached: other types skip the cache's lock.
+        if case .target(let target) = targetTable.lookup(id),
+           let registration = target._withUnsafeGuaranteedRef({ $0.unnamedReference }),
+           !registration._withUnsafeGuaranteedRef({ $0.isCachedByType }) {
+            return nil
+        }
         let instance = typeCache.read { $0.pointee.instances[id]?.value }
         if let traceLogger, instance != nil { traceLogger.trace("resolve \(type): kept") }
         return instance
@@ -223,12 +229,25 @@ public final class Container: Sendable {
     /// the type is known, so no generic metadata is looked up at run time.
     @usableFromInline
     func resolveInstance(_ type: Any.Type, name: String?, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
-        let id = ObjectIdentifier(type)
         let registration = try registration(for: type, name: name, state: state)
+        // Borrowed for the resolve, so that it counts no reference to the registration.
+        do {
+            return try registration._withUnsafeGuaranteedRef { registration in
+                try resolveInstance(type, of: registration, name: name, arguments: arguments, state: state)
+            }
+        } catch {
+            throw ResolutionError.passedOn(error)
+        }
+    }
+
+    private func resolveInstance(
+        _ type: Any.Type, of registration: Registration, name: String?, arguments: Arguments, state: ResolutionState?
+    ) throws(ResolutionError) -> Any {
+        let id = ObjectIdentifier(type)
         // A kept instance that never expires is cached by the type it is resolved as.
         var cachesInstance = false
         var generation = 0
-        if name == nil, case .kept(nil, false, _) = registration.keeping {
+        if name == nil, registration.isCachedByType {
             cachesInstance = true
             var kept: InstanceBox?
             typeCache.read { cache in
@@ -236,23 +255,6 @@ public final class Container: Sendable {
                 generation = cache.pointee.generation
             }
             if let kept { return kept.value }
-        }
-        // The common nested case, in one step: a unique or graph service with no decorators,
-        // resolved by a factory of this container (so this thread's building container is
-        // already this one), with nothing to trace.
-        if let state, !state.path.isEmpty, arguments.count == 0, traceLogger == nil, registration.decorators.isEmpty {
-            switch registration.keeping {
-            case .unique:
-                return try produceNested(registration, state: state)
-            case .graph:
-                let key = ObjectIdentifier(registration)
-                if let instance = state.graph[key] { return instance }
-                let instance = try produceNested(registration, state: state)
-                state.graph[key] = instance
-                return instance
-            case .kept:
-                break
-            }
         }
         let built: Any
         if let traceLogger {
@@ -268,11 +270,73 @@ public final class Container: Sendable {
         return built
     }
 
-    /// `instance` as a `T`. When the value is stored as exactly `T` (the common case: a factory
-    /// builds the type it is resolved as) it is taken out of the existential as is, which costs
-    /// a fraction of a dynamic cast; otherwise it is a dynamic cast (protocols, superclasses).
+    /// A dependency a factory of this container asks for with no name and no runtime arguments:
+    /// the most common resolve of all. A unique or graph service with no decorators is built in
+    /// one step, with no reference counted but the context's state: the thread is already
+    /// building with this container, and the container holds the registration.
+    @usableFromInline
+    static func resolveDependency(_ type: Any.Type, of container: Unmanaged<Container>, state: ResolutionState) throws(ResolutionError) -> Any {
+        do {
+            return try container._withUnsafeGuaranteedRef { container in try container.resolveDependency(type, state: state) }
+        } catch {
+            throw ResolutionError.passedOn(error)
+        }
+    }
+
+    private func resolveDependency(_ type: Any.Type, state: ResolutionState) throws(ResolutionError) -> Any {
+        if traceLogger == nil, !state.path.isEmpty, case .target(let target) = targetTable.lookup(ObjectIdentifier(type)),
+           let registration = target._withUnsafeGuaranteedRef({ $0.unnamedReference }) {
+            // Borrowed for the build, so that the path, the context and the call count nothing.
+            let built: Any?
+            do {
+                built = try registration._withUnsafeGuaranteedRef { registration in try buildDependency(registration, state: state) }
+            } catch {
+                throw ResolutionError.passedOn(error)
+            }
+            if let built { return built }
+        }
+        return try resolveInstance(type, name: nil, arguments: .none, state: state)
+    }
+
+    /// `resolveDependency`'s one step, or `nil` when the registration needs the general path: it
+    /// has decorators or keeps its instance.
+    private func buildDependency(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any? {
+        guard registration.decorators.isEmpty else { return nil }
+        switch registration.keeping {
+        case .unique:
+            return try produceNested(registration, state: state)
+        case .graph:
+            let key = ObjectIdentifier(registration)
+            if let instance = state.graph[key] { return instance }
+            let instance = try produceNested(registration, state: state)
+            state.graph[key] = instance
+            return instance
+        case .kept:
+            return nil
+        }
+    }
+
+    /// `instance` as a `T`, taken out of it when it can be, so that the cast counts no reference.
+    ///
+    /// A class instance stored as exactly `T`, the common case (a factory builds the class it
+    /// is resolved as), is moved out, and `instance` is left holding `()`. This reads the
+    /// existential's layout, which Swift's ABI fixes: three words of inline buffer, where a
+    /// class reference is stored in the first, then the stored type's metadata. A value stored
+    /// as exactly `T` is copied out of the opened existential, which costs a fraction of a
+    /// dynamic cast; anything else (protocols, superclasses) is a dynamic cast. `instance` is
+    /// unchanged when the cast fails, for the error message.
     @inlinable @inline(__always)
-    static func cast<T>(_ instance: Any, to type: T.Type) -> T? {
+    static func cast<T>(_ instance: inout Any, to type: T.Type) -> T? {
+        if T.self is AnyObject.Type, MemoryLayout<Any>.size == 4 * MemoryLayout<Int>.size {
+            let taken = withUnsafeMutablePointer(to: &instance) { pointer -> T? in
+                let words = UnsafeMutableRawPointer(pointer)
+                guard words.load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: Any.Type.self) == T.self else { return nil }
+                let value = words.assumingMemoryBound(to: T.self).move()
+                pointer.initialize(to: ())
+                return value
+            }
+            if let taken { return taken }
+        }
         func open<Stored>(_ stored: Stored) -> T? {
             Stored.self == T.self ? unsafeBitCast(stored, to: T.self) : stored as? T
         }
@@ -310,17 +374,17 @@ public final class Container: Sendable {
         return try instance(of: registration, arguments: arguments, state: state)
     }
 
-    /// The registration `type` (and `name`) resolves to. Reads the target without retaining it:
-    /// the container holds it.
-    private func registration(for type: Any.Type, name: String?, state: ResolutionState?) throws(ResolutionError) -> Registration {
-        if case .target(let target) = targetTable.lookup(ObjectIdentifier(type)),
-           let found = target._withUnsafeGuaranteedRef({ name == nil ? $0.unnamed : $0.named[name!] }) {
-            return found
+    /// The registration `type` (and `name`) resolves to, not counted: the container holds every
+    /// registration. Reads the target without counting it either.
+    private func registration(for type: Any.Type, name: String?, state: ResolutionState?) throws(ResolutionError) -> Unmanaged<Registration> {
+        if case .target(let target) = targetTable.lookup(ObjectIdentifier(type)) {
+            if name == nil, let unnamed = target._withUnsafeGuaranteedRef({ $0.unnamedReference }) { return unnamed }
+            if let name, let named = target._withUnsafeGuaranteedRef({ $0.named[name] }) { return Unmanaged.passUnretained(named) }
         }
         guard let target = target(for: type) else {
             throw unknownService(String(describing: type), state: state)
         }
-        return try registration(in: target, name: name, state: state)
+        return Unmanaged.passUnretained(try registration(in: target, name: name, state: state))
     }
 
     /// The target a type resolves to: its qualified name, then its plain name. Computed once
@@ -381,8 +445,8 @@ public final class Container: Sendable {
            let instance = slot.current(now: timeToLive == nil ? nil : now()) {
             return instance
         }
-        var state = ResolutionState.acquire()
-        defer { ResolutionState.recycle(&state) }
+        let state = ResolutionState.acquire()
+        defer { ResolutionState.recycle(state, container: self) }
         return try instance(of: registration, arguments: arguments, in: state)
     }
 
@@ -481,7 +545,7 @@ public final class Container: Sendable {
         try checkCycle(registration, state: state)
         state.path.append(PathEntry(registration: registration, decorator: -1))
         defer { state.path.removeLast() }
-        let context = FactoryContext(container: self, state: state, arguments: .none, registration: registration)
+        let context = FactoryContext(container: self, state: state, registration: registration)
         do {
             return try registration.make(context)
         } catch {

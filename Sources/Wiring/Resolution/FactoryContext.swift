@@ -13,10 +13,14 @@
 /// }
 /// ```
 public struct FactoryContext {
-    @usableFromInline let container: Container
+    /// The container, not counted, so that making a context for each build counts one
+    /// reference, the state's: while the resolution runs, its caller holds the container, and
+    /// once it is over, a context that outlived it holds the state, which then holds the
+    /// container (see ``ResolutionState/recycle(_:container:)``). Borrowed, not loaded, on the
+    /// resolve path: loading it would count a reference.
+    @usableFromInline let owner: Unmanaged<Container>
     @usableFromInline let state: ResolutionState
-    /// Owned by `container`, which this context holds, so it needs no reference count of its
-    /// own: copying a context on the resolve path stays cheap.
+    /// Owned by the container, like `owner`, so it needs no reference count of its own.
     unowned(unsafe) let registration: Registration
     /// The decorator being built, or -1 for the registration's own factory.
     let decorator: Int
@@ -35,21 +39,33 @@ public struct FactoryContext {
 
     /// A context for a registration's own factory.
     init(container: Container, state: ResolutionState, arguments: Arguments, registration: Registration) {
-        self.container = container
+        owner = Unmanaged.passUnretained(container)
         self.state = state
         self.registration = registration
         decorator = -1
         extras = arguments.count == 0 ? nil : Extras(arguments: arguments, inner: nil)
     }
 
+    /// A context for a registration's own factory, with no runtime arguments.
+    init(container: Container, state: ResolutionState, registration: Registration) {
+        owner = Unmanaged.passUnretained(container)
+        self.state = state
+        self.registration = registration
+        decorator = -1
+        extras = nil
+    }
+
     /// A context for decorator `decorator` of a registration, wrapping `inner`.
     init(container: Container, state: ResolutionState, arguments: Arguments, inner: Any, registration: Registration, decorator: Int) {
-        self.container = container
+        owner = Unmanaged.passUnretained(container)
         self.state = state
         self.registration = registration
         self.decorator = decorator
         extras = Extras(arguments: arguments, inner: inner)
     }
+
+    /// The container resolving.
+    @usableFromInline var container: Container { owner.takeUnretainedValue() }
 
     var arguments: Arguments { extras?.arguments ?? .none }
     var inner: Any? { extras?.inner }
@@ -107,12 +123,20 @@ public struct FactoryContext {
 
     /// Resolves a dependency within the same resolution (sharing `graph` instances).
     @inlinable
+    public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T {
+        var instance = name == nil
+            ? try Container.resolveDependency(type, of: owner, state: state)
+            : try container.resolveInstance(type, name: name, arguments: .none, state: state)
+        if let typed = Container.cast(&instance, to: T.self) { return typed }
+        throw container.typeMismatch(instance, expected: type, name: name, state: state)
+    }
+
+    /// Resolves a dependency within the same resolution, passing runtime arguments to its factory.
+    @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> T {
-        let instance = try container.resolveInstance(type, name: name, arguments: Arguments(arguments), state: state)
-        guard let typed = Container.cast(instance, to: T.self) else {
-            throw container.typeMismatch(instance, expected: type, name: name, state: state)
-        }
-        return typed
+        var instance = try container.resolveInstance(type, name: name, arguments: Arguments(arguments), state: state)
+        if let typed = Container.cast(&instance, to: T.self) { return typed }
+        throw container.typeMismatch(instance, expected: type, name: name, state: state)
     }
 
     /// Resolves a dependency by service key within the same resolution.

@@ -60,20 +60,33 @@ final class Registration: Sendable {
     var args: ManifestMap { lazyArgs.map }
 
     var step: ResolutionError.Step { ResolutionError.Step(service: key, name: name, location: location) }
+
+    /// Whether its instance, once built, is kept for good: the container then caches it by the
+    /// type it is resolved as.
+    var isCachedByType: Bool {
+        if case .kept(nil, false, _) = keeping { return true }
+        return false
+    }
 }
 
 /// What a type name or service key resolves to: the service (or the service an `implements`
 /// entry points to), and the names it can be resolved under.
 final class ResolutionTarget: Sendable {
     let serviceKey: String
-    let unnamed: Registration?
+    /// `unnamed`, not counted: every registration is held by the `registrations` of the
+    /// container (and, before, of the binder) beside its targets, so the resolve path borrows
+    /// it without counting a reference.
+    let unnamedReference: Unmanaged<Registration>?
     let named: [String: Registration]
 
     init(serviceKey: String, unnamed: Registration?, named: [String: Registration]) {
         self.serviceKey = serviceKey
-        self.unnamed = unnamed
+        unnamedReference = unnamed.map(Unmanaged.passUnretained)
         self.named = named
     }
+
+    /// The registration resolved without a name, if the service has one.
+    var unnamed: Registration? { unnamedReference?.takeUnretainedValue() }
 }
 
 /// One service being built on the resolution path: a registration, or one of its decorators.

@@ -19,6 +19,9 @@ final class ResolutionState {
     /// guard checks every level, and on that thread it needs no thread-local lookup.
     private let owner: pthread_t
     private let ownerStackLow: UInt?
+    /// The container, once a context outlived the resolution: contexts do not count their
+    /// container, so the state they hold keeps it for them.
+    private var keptContainer: Container?
 
     private init(thread: ThreadState) {
         path = []
@@ -57,22 +60,23 @@ final class ResolutionState {
     /// resolutions end with nothing holding their state, so the next one on the thread starts
     /// from it instead of allocating its own.
     static func acquire() -> ResolutionState {
-        ThreadState.withCurrent { thread in
-            guard let spare = thread.spare else { return ResolutionState(thread: thread) }
-            thread.spare = nil
-            return spare
-        }
+        ThreadState.withCurrent { thread in thread.spare.take() ?? ResolutionState(thread: thread) }
     }
 
-    /// Keeps `state` as this thread's spare once its resolution is over, unless something
-    /// still holds it (a factory kept its context) or the thread already has a spare.
-    static func recycle(_ state: inout ResolutionState) {
-        guard isKnownUniquelyReferenced(&state) else { return }
+    /// Keeps `state` as this thread's spare once its resolution of `container` is over, unless
+    /// something still holds it (a factory kept its context) or the thread already has a spare.
+    /// A state that something holds keeps `container` for as long as it lives, since the
+    /// contexts that may still resolve through it do not count their container.
+    static func recycle(_ state: consuming ResolutionState, container: Container) {
+        guard isKnownUniquelyReferenced(&state) else {
+            if state.keptContainer == nil { state.keptContainer = container }
+            return
+        }
+        state.path.removeAll(keepingCapacity: true)
+        if !state.graph.isEmpty { state.graph = [:] }
+        var spare: ResolutionState? = consume state
         ThreadState.withCurrent { thread in
-            guard thread.spare == nil else { return }
-            state.path.removeAll(keepingCapacity: true)
-            if !state.graph.isEmpty { state.graph = [:] }
-            thread.spare = state
+            if thread.spare == nil { swap(&thread.spare, &spare) }
         }
     }
 }

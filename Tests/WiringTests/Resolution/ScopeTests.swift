@@ -29,10 +29,9 @@ struct ScopeTests {
         #expect(try container.resolve(RequestContext.self) !== container.resolve(RequestContext.self))
     }
 
-    @Test func aFactoryThatKeepsItsContextResolvesLaterInAResolutionOfItsOwn() throws {
-        // A resolution's state is reused by the next one on the thread once nothing holds it;
-        // a factory that keeps its context holds it, so later resolves through that context
-        // must neither see nor disturb other resolutions' graph instances.
+    /// A container whose `Later` keeps its factory's context, to resolve a graph service after
+    /// the resolution that built it is over.
+    static func laterContainer() throws -> Container {
         let text = """
             wiring: 1
             services:
@@ -42,13 +41,38 @@ struct ScopeTests {
         let registry = FactoryRegistry()
         registry.factory("request-context") { _ in RequestContext() }
         registry.factory("later") { r in Later { try r.resolve(RequestContext.self) } }
-        let container = try Container(manifest: try TestSupport.temporaryFile(text), registry: registry, contexts: .none)
+        return try Container(manifest: try TestSupport.temporaryFile(text), registry: registry, contexts: .none)
+    }
+
+    @Test func aFactoryThatKeepsItsContextResolvesLaterInAResolutionOfItsOwn() throws {
+        // A resolution's state is reused by the next one on the thread once nothing holds it;
+        // a factory that keeps its context holds it, so later resolves through that context
+        // must neither see nor disturb other resolutions' graph instances.
+        let container = try Self.laterContainer()
         let later = try container.resolve(Later.self)
         let betweenFirst = try container.resolve(RequestContext.self)
         let kept = try later.make()
         #expect(try later.make() === kept)             // the kept resolution's own graph instance
         #expect(kept !== betweenFirst)
         #expect(try container.resolve(RequestContext.self) !== kept)
+    }
+
+    @Test func aKeptContextKeepsItsContainerAfterTheCallerLetsGo() throws {
+        // Contexts do not count their container; the state a kept context holds does, once
+        // the resolution is over.
+        weak var released: Container?
+        var later: Later?
+        do {
+            let container = try Self.laterContainer()
+            released = container
+            later = try container.resolve(Later.self)
+        }
+        #expect(released != nil)
+        let first = try #require(later).make()
+        let again = try #require(later).make()
+        #expect(first === again)
+        later = nil
+        #expect(released == nil)
     }
 
     @Test func cachedExpiresAfterItsTimeToLive() throws {
