@@ -229,14 +229,8 @@ public final class Container: Sendable {
     /// the type is known, so no generic metadata is looked up at run time.
     @usableFromInline
     func resolveInstance(_ type: Any.Type, name: String?, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
-        let registration = try registration(for: type, name: name, state: state)
-        // Borrowed for the resolve, so that it counts no reference to the registration.
-        do {
-            return try registration._withUnsafeGuaranteedRef { registration in
-                try resolveInstance(type, of: registration, name: name, arguments: arguments, state: state)
-            }
-        } catch {
-            throw ResolutionError.passedOn(error)
+        try registration(for: type, name: name, state: state).borrowing { registration throws(ResolutionError) in
+            try resolveInstance(type, of: registration, name: name, arguments: arguments, state: state)
         }
     }
 
@@ -276,22 +270,15 @@ public final class Container: Sendable {
     /// building with this container, and the container holds the registration.
     @usableFromInline
     static func resolveDependency(_ type: Any.Type, of container: Unmanaged<Container>, state: ResolutionState) throws(ResolutionError) -> Any {
-        do {
-            return try container._withUnsafeGuaranteedRef { container in try container.resolveDependency(type, state: state) }
-        } catch {
-            throw ResolutionError.passedOn(error)
-        }
+        try container.borrowing { container throws(ResolutionError) in try container.resolveDependency(type, state: state) }
     }
 
     private func resolveDependency(_ type: Any.Type, state: ResolutionState) throws(ResolutionError) -> Any {
         if traceLogger == nil, !state.path.isEmpty, case .target(let target) = targetTable.lookup(ObjectIdentifier(type)),
            let registration = target._withUnsafeGuaranteedRef({ $0.unnamedReference }) {
             // Borrowed for the build, so that the path, the context and the call count nothing.
-            let built: Any?
-            do {
-                built = try registration._withUnsafeGuaranteedRef { registration in try buildDependency(registration, state: state) }
-            } catch {
-                throw ResolutionError.passedOn(error)
+            let built = try registration.borrowing { registration throws(ResolutionError) in
+                try buildDependency(registration, state: state)
             }
             if let built { return built }
         }

@@ -64,11 +64,3 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         return message + "\n  resolving " + path.map(\.description).joined(separator: " → ")
     }
 }
-
-extension ResolutionError {
-    /// An error that went through an untyped `rethrows` (such as
-    /// `Unmanaged._withUnsafeGuaranteedRef`) around code that throws only resolution errors.
-    static func passedOn(_ error: any Error) -> ResolutionError {
-        error as? ResolutionError ?? ResolutionError(.factoryFailed(error), message: "\(error)", path: [])
-    }
-}
