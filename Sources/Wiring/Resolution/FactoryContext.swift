@@ -37,31 +37,26 @@ public struct FactoryContext {
         }
     }
 
-    /// A context for a registration's own factory.
-    init(container: Container, state: ResolutionState, arguments: Arguments, registration: Registration) {
-        owner = Unmanaged.passUnretained(container)
-        self.state = state
-        self.registration = registration
-        decorator = -1
-        extras = arguments.count == 0 ? nil : Extras(arguments: arguments, inner: nil)
-    }
-
-    /// A context for a registration's own factory, with no runtime arguments.
-    init(container: Container, state: ResolutionState, registration: Registration) {
-        owner = Unmanaged.passUnretained(container)
-        self.state = state
-        self.registration = registration
-        decorator = -1
-        extras = nil
-    }
-
-    /// A context for decorator `decorator` of a registration, wrapping `inner`.
-    init(container: Container, state: ResolutionState, arguments: Arguments, inner: Any, registration: Registration, decorator: Int) {
+    /// A context for a registration's own factory (or for its decorator `decorator`), with
+    /// `extras` when the build has runtime arguments or wraps an instance.
+    init(container: Container, state: ResolutionState, registration: Registration, extras: Extras? = nil, decorator: Int = -1) {
         owner = Unmanaged.passUnretained(container)
         self.state = state
         self.registration = registration
         self.decorator = decorator
-        extras = Extras(arguments: arguments, inner: inner)
+        self.extras = extras
+    }
+
+    /// A context for a registration's own factory.
+    init(container: Container, state: ResolutionState, arguments: Arguments, registration: Registration) {
+        self.init(container: container, state: state, registration: registration,
+                  extras: arguments.count == 0 ? nil : Extras(arguments: arguments, inner: nil))
+    }
+
+    /// A context for decorator `decorator` of a registration, wrapping `inner`.
+    init(container: Container, state: ResolutionState, arguments: Arguments, inner: Any, registration: Registration, decorator: Int) {
+        self.init(container: container, state: state, registration: registration,
+                  extras: Extras(arguments: arguments, inner: inner), decorator: decorator)
     }
 
     /// The container resolving.
