@@ -74,6 +74,9 @@ public struct Manifest: Sendable {
         serviceIndex[key]
     }
 
+    /// Every service's position in ``services``, by key: the index itself, shared, not copied.
+    var servicePositions: [String: Int] { serviceIndex }
+
     /// The parameter called `name`.
     public func parameter(_ name: String) -> Parameter? {
         parameterIndex[name].map { parameters[$0] }

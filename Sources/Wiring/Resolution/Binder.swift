@@ -29,7 +29,7 @@ struct Binder {
         usedFactories = Array(repeating: false, count: keys.count)
     }
 
-    mutating func bind() -> (targets: [String: ResolutionTarget], registrations: [Registration]) {
+    mutating func bind() -> (targets: TargetMap, registrations: [Registration]) {
         bindingDiagnostics += registry.duplicateDiagnostics
         values.resolveParameters()
         let argumentValues = ArgumentValues(values)
@@ -56,10 +56,11 @@ struct Binder {
             }
         }
 
-        // Sized once for every key and alias they will hold: growing a table of 100,000 entries
-        // copies it, and the copy is what sets the high-water mark of memory.
+        // Service keys reach their targets through the manifest's index, by position; the alias
+        // table is sized once: growing a table of 100,000 entries copies it, and the copy is
+        // what sets the high-water mark of memory.
         let aliasCount = manifest.services.reduce(0) { $0 + $1.implements.count }
-        var targets = [String: ResolutionTarget](minimumCapacity: manifest.services.count + aliasCount)
+        var byPosition = [ResolutionTarget?](repeating: nil, count: manifest.services.count)
         var registrations: [Registration] = []
         registrations.reserveCapacity(manifest.services.reduce(manifest.services.count) { $0 + $1.names.count })
         var aliases = [String: Alias](minimumCapacity: aliasCount)
@@ -114,8 +115,10 @@ struct Binder {
             }
             guard let base else { continue }
             let target = ResolutionTarget(serviceKey: service.key, unnamed: base, named: named)
-            targets[service.key] = target
-            for decorator in decorators { targets[decorator.key] = target }
+            byPosition[index] = target
+            for decorator in decorators {
+                if let position = manifest.serviceIndex(of: decorator.key) { byPosition[position] = target }
+            }
             for entry in service.implements {
                 aliases[entry.type, default: .start(service.key)].add(entry, base: base, named: named, of: target)
             }
@@ -125,8 +128,8 @@ struct Binder {
                 }
             }
         }
-        // A type that is also a service key stays the service's (validation reports it).
-        targets.merge(aliases.lazy.map { ($0.key, $0.value.target) }) { service, _ in service }
+        let targets = TargetMap(positions: manifest.servicePositions, byPosition: byPosition,
+                                aliases: aliases.mapValues(\.target))
         for (index, used) in usedFactories.enumerated() where !used {
             let key = factoryKeys[index]
             bindingDiagnostics.append(Diagnostic(.info, "factory '\(key)' is registered but no service uses it",

@@ -52,7 +52,7 @@ public final class Container: Sendable {
     /// Remarks from building the container: factories no service uses (info), warnings.
     public let diagnostics: [Diagnostic]
 
-    let targets: [String: ResolutionTarget]
+    let targets: TargetMap
     let registrations: [Registration]
     let now: @Sendable () -> ContinuousClock.Instant
     /// The logger, when one was given.
@@ -117,7 +117,7 @@ public final class Container: Sendable {
         var manifest: Manifest
         let activeContexts: [ActiveContext]
         let diagnostics: [Diagnostic]
-        let targets: [String: ResolutionTarget]
+        let targets: TargetMap
         let registrations: [Registration]
 
         init(_ loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection, environment: [String: String]) throws(ManifestError) {

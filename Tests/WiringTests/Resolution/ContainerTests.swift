@@ -59,6 +59,20 @@ struct ContainerTests {
         #expect(viaDecoratorKey == ObjectIdentifier(try container.resolve(UserStore.self)))
     }
 
+    @Test func keysOfServicesDecoratorsAndImplementedTypesAllResolveByKey() throws {
+        let container = try Fixture.container()
+        let store = ObjectIdentifier(try container.resolve(UserStore.self))
+        for key in ["UserStore", "LoggingUserStore", "CachingUserStore", "UserReading", "UserWriting"] {
+            #expect(ObjectIdentifier(try container.resolve(key: key) as AnyObject) == store, "\(key)")
+        }
+        // Suggestions draw on every name that resolves, implemented types included.
+        #expect {
+            try container.resolve(key: "UserReadin")
+        } throws: { error in
+            "\(error)".contains("did you mean 'UserReading'?")
+        }
+    }
+
     @Test func runtimeArgumentsAreTypeChecked() throws {
         let container = try Fixture.container()
         let editor = try container.resolve(Editor.self, arguments: 42, true)

@@ -1,0 +1,33 @@
+/// What each service key and `implements` type resolves to, by name.
+///
+/// A service key is found through the manifest's own index of its services, and its target by
+/// the service's position: the container keeps no second table of every key, which would cost
+/// a hash of each key when binding and about 80 bytes a service in memory. `implements` types
+/// have a table of their own. A type that is also a service key stays the service's (validation
+/// reports the clash).
+struct TargetMap: Sendable {
+    /// The manifest's index: each service's position by key.
+    private let positions: [String: Int]
+    /// By position in the manifest's services: the service's target (for a decorator, the
+    /// target of the service it decorates), or `nil` when nothing was bound there.
+    private let byPosition: [ResolutionTarget?]
+    /// The targets of `implements` types.
+    private let aliases: [String: ResolutionTarget]
+
+    init(positions: [String: Int], byPosition: [ResolutionTarget?], aliases: [String: ResolutionTarget]) {
+        self.positions = positions
+        self.byPosition = byPosition
+        self.aliases = aliases
+    }
+
+    /// The target of a service key or an `implements` type.
+    subscript(key: String) -> ResolutionTarget? {
+        if let position = positions[key], let target = byPosition[position] { return target }
+        return aliases[key]
+    }
+
+    /// Every name that resolves to something, for suggestions.
+    var keys: [String] {
+        positions.compactMap { byPosition[$0.value] == nil ? nil : $0.key } + aliases.keys
+    }
+}
