@@ -143,15 +143,7 @@ struct Binder {
     /// Errors first, then warnings, then information; each in manifest order (files as loaded,
     /// then line and column), with places in Swift code after the manifest's.
     private mutating func sortDiagnostics() {
-        let order = Dictionary(manifest.files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        bindingDiagnostics = bindingDiagnostics.enumerated().sorted { lhs, rhs in
-            func key(_ item: (offset: Int, element: Diagnostic)) -> (Int, Int, Int, Int, Int) {
-                let location = item.element.location
-                let file = location.map { order[$0.file] ?? order.count } ?? order.count + 1
-                return (-item.element.severity.rank, file, location?.line ?? 0, location?.column ?? 0, item.offset)
-            }
-            return key(lhs) < key(rhs)
-        }.map(\.element)
+        bindingDiagnostics = bindingDiagnostics.inManifestOrder(files: manifest.files, bySeverity: true, unplacedFirst: false)
     }
 
     // MARK: - Factories and scopes

@@ -26,6 +26,32 @@ struct DiagnosticTests {
         #expect(diagnostic.description == "f:1:3: warning: w\n\tab\n\t ^")
     }
 
+    @Test func manifestOrderFollowsTheFilesAsLoadedThenLineAndColumn() {
+        // "z-root.yaml" imports "a-shared.yaml": the root comes first although it sorts last.
+        func at(_ file: String, _ line: Int, _ column: Int = 1) -> Wiring.SourceLocation {
+            Wiring.SourceLocation(file: file, line: line, column: column)
+        }
+        let diagnostics: [Diagnostic] = [
+            .warning("shared 2", at: at("a-shared.yaml", 2)),
+            Diagnostic(.info, "from Swift", at: at("Registrations.swift", 1)),
+            .error("root 9", at: at("z-root.yaml", 9)),
+            .warning("unplaced", at: nil),
+            .error("root 3:5", at: at("z-root.yaml", 3, 5)),
+            .warning("root 3:2", at: at("z-root.yaml", 3, 2)),
+            .error("shared 1", at: at("a-shared.yaml", 1)),
+            .warning("root 3:2 again", at: at("z-root.yaml", 3, 2)),
+        ]
+        let files = ["z-root.yaml", "a-shared.yaml"]
+        #expect(diagnostics.inManifestOrder(files: files, bySeverity: false, unplacedFirst: true).map(\.message) == [
+            "unplaced", "root 3:2", "root 3:2 again", "root 3:5", "root 9", "shared 1", "shared 2", "from Swift",
+        ])
+        #expect(diagnostics.inManifestOrder(files: files, bySeverity: true, unplacedFirst: false).map(\.message) == [
+            "root 3:5", "root 9", "shared 1",
+            "root 3:2", "root 3:2 again", "shared 2", "unplaced",
+            "from Swift",
+        ])
+    }
+
     @Test func diagnosticWithoutLocation() {
         #expect(Diagnostic.error("cannot read", at: nil).description == "error: cannot read")
     }

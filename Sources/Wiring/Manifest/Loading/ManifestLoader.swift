@@ -126,13 +126,7 @@ public struct ManifestLoader: Sendable {
             }
         }
 
-        let order = Dictionary(manifest.files.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-        diagnostics = diagnostics.enumerated().sorted { lhs, rhs in
-            let (a, b) = (lhs.element.location, rhs.element.location)
-            let keyA = (a.map { order[$0.file] ?? Int.max } ?? -1, a?.line ?? 0, a?.column ?? 0, lhs.offset)
-            let keyB = (b.map { order[$0.file] ?? Int.max } ?? -1, b?.line ?? 0, b?.column ?? 0, rhs.offset)
-            return keyA < keyB
-        }.map(\.element)
+        diagnostics = diagnostics.inManifestOrder(files: manifest.files, bySeverity: false, unplacedFirst: true)
         for index in diagnostics.indices {
             if let location = diagnostics[index].location, let bytes = read.sources[location.file] {
                 diagnostics[index].sourceLine = SourceFiles.line(location.line, in: bytes)
