@@ -4,7 +4,7 @@
 #   Tests/Fuzz/fuzz.sh SECONDS [extra libFuzzer flags...]
 #
 # Builds WiringFuzz into .build-fuzz/ (SwiftPM's fuzzer and address sanitizers, with coverage), seeds a corpus in .build-fuzz/corpus from
-# config-examples/ and the test fixtures, and runs for SECONDS. Crashes, leaks and timeouts are
+# config-examples/, the test fixtures and Tests/Fuzz/seeds/, and runs for SECONDS. Crashes, leaks and timeouts are
 # written to .build-fuzz/artifacts/ and make the script exit non-zero; each one found belongs in
 # Tests/WiringTests/Fixtures/fuzz/ as a regression test.
 set -euo pipefail
@@ -19,7 +19,7 @@ swift build "${flags[@]}" 2>&1 | grep -E "error:" && exit 1
 corpus=.build-fuzz/corpus
 artifacts=.build-fuzz/artifacts
 mkdir -p "$corpus" "$artifacts"
-find config-examples Tests/WiringTests/Fixtures -name '*.yaml' -exec cp {} "$corpus"/ \;
+find config-examples Tests/WiringTests/Fixtures Tests/Fuzz/seeds -name '*.yaml' -exec cp {} "$corpus"/ \;
 
 binary=$(swift build "${flags[@]}" --show-bin-path)/WiringFuzz
 export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp"

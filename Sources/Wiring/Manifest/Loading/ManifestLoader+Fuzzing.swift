@@ -27,8 +27,17 @@ extension ManifestLoader {
         // cope with a manifest that fails validation.
         var binder = Binder(manifest: manifest, registry: fuzzRegistry, environment: environment)
         _ = binder.bind()
-        for diagnostic in decoder.diagnostics + assembler.diagnostics + validator.diagnostics {
+        let diagnostics = decoder.diagnostics + assembler.diagnostics + validator.diagnostics
+        for diagnostic in diagnostics {
             _ = diagnostic.description
+        }
+        // A manifest that validates and binds is resolved: every service and variant, twice,
+        // so that kept instances are read back, through factories that resolve others.
+        if !diagnostics.containsErrors,
+           let container = try? Container(manifest: manifest, registry: fuzzRegistry, contexts: .none,
+                                          options: Container.Options(environment: environment)) {
+            _ = container.instantiateAll()
+            _ = container.instantiateAll()
         }
         var resolver = ValueResolver(manifest: manifest, environment: environment)
         resolver.resolveParameters()
@@ -43,9 +52,23 @@ extension ManifestLoader {
     }
 }
 
-/// Factories under the keys fuzz inputs are likeliest to name.
+/// Factories under the keys fuzz inputs are likeliest to name: values, class instances, and
+/// factories that resolve other services (by key and by type) and read their arguments.
 private let fuzzRegistry: FactoryRegistry = {
     let registry = FactoryRegistry()
-    for key in ["a", "b", "f", "factory", "logger", "store"] { registry.factory(key) { _ in key } }
+    for key in ["a", "b", "f", "factory"] { registry.factory(key) { _ in key } }
+    registry.factory("logger") { r in FuzzInstance(name: r.serviceKey) }
+    registry.factory("store") { r in
+        if let text = try r.resolve(key: "a") as? String { return FuzzInstance(name: text) }
+        return FuzzInstance(name: try r.resolve(FuzzInstance.self).name)
+    }
+    registry.factory("decorator") { r in FuzzInstance(name: try r.decorated(FuzzInstance.self).name + "+") }
+    registry.factory("args") { r in try r.arg("url", default: "none") + "\(r.args.count)" }
     return registry
 }()
+
+/// A class instance for fuzz factories to build, so that resolves hand over class references.
+private final class FuzzInstance: Sendable {
+    let name: String
+    init(name: String) { self.name = name }
+}
