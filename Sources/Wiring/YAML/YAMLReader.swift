@@ -282,7 +282,7 @@ private struct TreeBuilder {
             return true
         }
         if case .scalar(let text, let style) = key.content {
-            if text == "<<" && ((style.isPlain && key.tag == .none) || key.tag == .merge) {
+            if text.utf8.count == 2 && text == "<<" && ((style.isPlain && key.tag == .none) || key.tag == .merge) {
                 stack[top].merges.append(node)
                 return true
             }

@@ -5,9 +5,17 @@ private struct Fields {
 
     subscript(name: String) -> YAMLNode? {
         for pair in pairs {
-            if case .scalar(let key, _) = pair.key.content, key == name { return pair.value }
+            if case .scalar(let key, _) = pair.key.content, key.isSameKey(as: name) { return pair.value }
         }
         return nil
+    }
+}
+
+extension String {
+    /// Whether this key is `name`: lengths first, which settles most mismatches without a full
+    /// string comparison (a call into the runtime each time the two differ).
+    fileprivate func isSameKey(as name: String) -> Bool {
+        utf8.count == name.utf8.count && self == name
     }
 }
 
@@ -263,7 +271,7 @@ package struct ManifestFileDecoder {
         let pairs = pairs(node, what())
         for pair in pairs {
             guard let key = key(pair.key) else { continue }
-            if schema.contains(where: { $0.name == key }) || (ignoringExtensions && key.hasPrefix("x-")) { continue }
+            if schema.contains(where: { key.isSameKey(as: $0.name) }) || (ignoringExtensions && key.hasPrefix("x-")) { continue }
             let hint = Suggestion.hint(for: key, in: schema.map(\.name))
             let extensions = ignoringExtensions && hint.isEmpty ? " (keys starting with 'x-' are ignored)" : ""
             let place = ignoringExtensions ? "unknown top-level key '\(key)'" : "unknown key '\(key)' in \(what())"
