@@ -206,9 +206,7 @@ public final class Container: Sendable {
     func keptInstance(_ type: Any.Type) -> Any? {
         let id = ObjectIdentifier(type)
         // Only a kept instance that never expires is cached: other types skip the cache's lock.
-        if case .target(let target) = targetTable.lookup(id),
-           let registration = target._withUnsafeGuaranteedRef({ $0.unnamedReference }),
-           !registration._withUnsafeGuaranteedRef({ $0.isCachedByType }) {
+        if let registration = knownUnnamedRegistration(id), !registration._withUnsafeGuaranteedRef({ $0.isCachedByType }) {
             return nil
         }
         let instance = typeCache.read { $0.pointee.instances[id]?.value }
@@ -274,8 +272,7 @@ public final class Container: Sendable {
     }
 
     private func resolveDependency(_ type: Any.Type, state: ResolutionState) throws(ResolutionError) -> Any {
-        if traceLogger == nil, !state.path.isEmpty, case .target(let target) = targetTable.lookup(ObjectIdentifier(type)),
-           let registration = target._withUnsafeGuaranteedRef({ $0.unnamedReference }) {
+        if traceLogger == nil, !state.path.isEmpty, let registration = knownUnnamedRegistration(ObjectIdentifier(type)) {
             // Borrowed for the build, so that the path, the context and the call count nothing.
             let built = try registration.borrowing { registration throws(ResolutionError) in
                 try buildDependency(registration, state: state)
@@ -364,14 +361,26 @@ public final class Container: Sendable {
     /// The registration `type` (and `name`) resolves to, not counted: the container holds every
     /// registration. Reads the target without counting it either.
     private func registration(for type: Any.Type, name: String?, state: ResolutionState?) throws(ResolutionError) -> Unmanaged<Registration> {
-        if case .target(let target) = targetTable.lookup(ObjectIdentifier(type)) {
-            if name == nil, let unnamed = target._withUnsafeGuaranteedRef({ $0.unnamedReference }) { return unnamed }
-            if let name, let named = target._withUnsafeGuaranteedRef({ $0.named[name] }) { return Unmanaged.passUnretained(named) }
+        let id = ObjectIdentifier(type)
+        if let name {
+            if case .target(let target) = targetTable.lookup(id), let named = target._withUnsafeGuaranteedRef({ $0.named[name] }) {
+                return Unmanaged.passUnretained(named)
+            }
+        } else if let unnamed = knownUnnamedRegistration(id) {
+            return unnamed
         }
         guard let target = target(for: type) else {
             throw unknownService(String(describing: type), state: state)
         }
         return Unmanaged.passUnretained(try registration(in: target, name: name, state: state))
+    }
+
+    /// The registration an unnamed resolve of the type `id` reaches, once the type has been
+    /// looked up: read without a lock and without counting a reference.
+    @inline(__always)
+    private func knownUnnamedRegistration(_ id: ObjectIdentifier) -> Unmanaged<Registration>? {
+        guard case .target(let target) = targetTable.lookup(id) else { return nil }
+        return target._withUnsafeGuaranteedRef { $0.unnamedReference }
     }
 
     /// The target a type resolves to: its qualified name, then its plain name. Computed once
