@@ -11,6 +11,7 @@ __attribute__((noinline)) static unsigned long wiring_frame_address(void) {
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/syscall.h>
@@ -151,6 +152,42 @@ static inline void wiring_pipe_finish(wiring_event_pipe *pipe) {
     pthread_cond_destroy(&pipe->filled);
     pthread_mutex_destroy(&pipe->mutex);
     free(pipe);
+}
+
+/* ---- Input with a gap ----------------------------------------------------------------------
+
+   To read a large section in two halves at once, one parser reads the file without the section's
+   second half: the bytes before `cut`, then those from `resume` on. Positions libyaml reports
+   past `cut` are offsets into that shortened input; the reader maps them back. */
+
+typedef struct wiring_gapped_input {
+    const unsigned char *bytes;
+    size_t cut;      /* the gap starts here */
+    size_t resume;   /* and ends here */
+    size_t count;    /* the file's size */
+    size_t position; /* how much of the shortened input libyaml has read */
+} wiring_gapped_input;
+
+static int wiring_gapped_read(void *data, unsigned char *buffer, size_t size, size_t *size_read) {
+    wiring_gapped_input *input = (wiring_gapped_input *)data;
+    size_t total = input->cut + (input->count - input->resume);
+    size_t done = 0;
+    while (done < size && input->position < total) {
+        int before = input->position < input->cut;
+        size_t offset = before ? input->position : input->resume + (input->position - input->cut);
+        size_t available = before ? input->cut - input->position : total - input->position;
+        size_t length = available < size - done ? available : size - done;
+        memcpy(buffer + done, input->bytes + offset, length);
+        done += length;
+        input->position += length;
+    }
+    *size_read = done;
+    return 1;
+}
+
+/* Makes `parser` read `input`, which must outlive the parse. */
+static inline void wiring_parser_set_gapped_input(yaml_parser_t *parser, wiring_gapped_input *input) {
+    yaml_parser_set_input(parser, wiring_gapped_read, input);
 }
 
 #if defined(__linux__)

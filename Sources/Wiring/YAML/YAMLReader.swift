@@ -5,29 +5,74 @@ internal import CYAML
 package struct YAMLReadResult: Sendable {
     package var root: YAMLNode?
     package var diagnostics: [Diagnostic]
+    /// Whether the streamed section was read in pieces on two threads (``YAMLPipelining/split``).
+    package var readSplit = false
 }
 
-/// Whether libyaml parses on a thread of its own while the reader builds its tree.
+/// How the reader puts a second thread to work on a large file; the result is the same either
+/// way, and the same as reading on one thread.
 package enum YAMLPipelining: Sendable {
     /// For inputs of at least ``YAMLPipelining/threshold`` bytes, when this process may run on
-    /// a second processor (``Parallelism``).
+    /// a second processor (``Parallelism``): split when the streamed section can be cut into
+    /// pieces, and pipelined otherwise.
     case automatic
-    /// Always, whatever the size (tests use it to read small files both ways).
+    /// Pipelined whatever the size: libyaml parses on a second thread while this one builds
+    /// the tree (tests use it to read small files both ways).
     case always
+    /// The streamed section cut into pieces whatever the size, each parsed and built on
+    /// whichever of two threads is free, the rest of the file on this one; on one thread when
+    /// the section cannot be cut (see ``SectionCut``).
+    case split
     /// Never: one thread parses and builds.
     case never
 
-    /// The size from which `automatic` pipelines: below it, starting a thread costs more than
-    /// the overlap saves.
+    /// The size from which `automatic` uses a second thread: below it, starting one costs more
+    /// than the overlap saves.
     package static let threshold = 128 << 10
 
-    func applies(toBytes count: Int) -> Bool {
+    /// Whether libyaml parses on a second thread for an input of `count` bytes.
+    func pipelines(toBytes count: Int) -> Bool {
         switch self {
         case .automatic: count >= Self.threshold && Parallelism.isAvailable
         case .always: true
-        case .never: false
+        case .split, .never: false
         }
     }
+
+    /// Whether a streamed section of an input of `count` bytes is split, if it can be cut.
+    func splits(toBytes count: Int) -> Bool {
+        switch self {
+        case .automatic: count >= Self.threshold && Parallelism.isAvailable
+        case .split: true
+        case .always, .never: false
+        }
+    }
+}
+
+/// Receives the entries of the section the reader streams, each as soon as it is complete.
+///
+/// When the reader splits the section, each piece's entries go to an ``emptyCopy()``, perhaps on
+/// another thread, and the copies are then appended to this consumer in order.
+package protocol YAMLSectionConsumer: Sendable {
+    /// Receives the next entry.
+    mutating func consume(_ entry: YAMLPair)
+    /// A consumer of the same kind that has received nothing.
+    func emptyCopy() -> Self
+    /// Takes over what `later` received, all of which follows what this consumer received.
+    mutating func append(_ later: consuming Self)
+}
+
+/// A ``YAMLSectionConsumer`` that keeps the entries, in order.
+package struct YAMLEntryCollector: YAMLSectionConsumer {
+    package private(set) var entries: [YAMLPair] = []
+
+    package init() {}
+
+    package mutating func consume(_ entry: YAMLPair) { entries.append(entry) }
+
+    package func emptyCopy() -> YAMLEntryCollector { YAMLEntryCollector() }
+
+    package mutating func append(_ later: consuming YAMLEntryCollector) { entries += later.entries }
 }
 
 /// Reads YAML through libyaml's event API into Wiring's own ``YAMLNode`` tree.
@@ -37,17 +82,47 @@ package enum YAMLPipelining: Sendable {
 package enum YAMLReader {
     /// Reads `bytes`, naming `file` in every position.
     ///
-    /// - Parameters:
-    ///   - section: With `consume`, the top-level key whose mapping entries are handed over
-    ///     one by one as soon as each is complete, while still in cache. The tree keeps their
-    ///     keys, each with a placeholder value.
-    ///   - consume: Receives each such entry.
-    ///   - pipelining: Whether libyaml parses on a second thread; the result is the same.
+    /// - Parameter pipelining: Whether libyaml parses on a second thread; the result is the same.
     package static func read(
-        _ bytes: [UInt8], file: String, limits: YAMLLimits = .default,
-        streaming section: String? = nil, to consume: ((YAMLPair) -> Void)? = nil,
-        pipelining: YAMLPipelining = .automatic
+        _ bytes: [UInt8], file: String, limits: YAMLLimits = .default, pipelining: YAMLPipelining = .automatic
     ) -> YAMLReadResult {
+        if let refused = refusal(of: bytes, file: file, limits: limits) { return refused }
+        var builder = TreeBuilder(file: file, limits: limits, pipelined: pipelining.pipelines(toBytes: bytes.count))
+        bytes.withUnsafeBufferPointer { builder.run($0) }
+        return YAMLReadResult(root: builder.root, diagnostics: builder.diagnostics)
+    }
+
+    /// Reads `bytes`, naming `file` in every position, and hands the entries of one top-level
+    /// mapping to `consumer` as soon as each is complete, while its nodes are still in cache.
+    ///
+    /// - Parameters:
+    ///   - section: The top-level key whose entries are streamed. The tree keeps their keys,
+    ///     each with a placeholder value.
+    ///   - consumer: Receives each such entry, in order.
+    ///   - pipelining: How a second thread helps; the result is the same.
+    package static func read<Consumer: YAMLSectionConsumer>(
+        _ bytes: [UInt8], file: String, limits: YAMLLimits = .default,
+        streaming section: String, into consumer: inout Consumer, pipelining: YAMLPipelining = .automatic
+    ) -> YAMLReadResult {
+        if let refused = refusal(of: bytes, file: file, limits: limits) { return refused }
+        if pipelining.splits(toBytes: bytes.count),
+           let split = readSplit(
+               bytes, file: file, limits: limits, section: section, pieces: splitPieces,
+               minimumPiece: pipelining == .split ? 1 : SectionCut.worthwhilePiece, into: &consumer) {
+            return split
+        }
+        var builder = TreeBuilder(file: file, limits: limits, pipelined: pipelining.pipelines(toBytes: bytes.count))
+        builder.streamedSection = section
+        withoutActuallyEscaping({ consumer.consume($0) }) { consume in
+            builder.consume = consume
+            bytes.withUnsafeBufferPointer { builder.run($0) }
+            builder.consume = nil
+        }
+        return YAMLReadResult(root: builder.root, diagnostics: builder.diagnostics)
+    }
+
+    /// The result for input that is not read at all: too large, or empty.
+    private static func refusal(of bytes: [UInt8], file: String, limits: YAMLLimits) -> YAMLReadResult? {
         if bytes.count > limits.maxFileSize {
             let error = Diagnostic.error(
                 "file is \(bytes.count) bytes, more than the limit of \(limits.maxFileSize) bytes",
@@ -55,425 +130,6 @@ package enum YAMLReader {
             return YAMLReadResult(root: nil, diagnostics: [error])
         }
         if bytes.isEmpty { return YAMLReadResult(root: nil, diagnostics: []) }
-        var builder = TreeBuilder(file: file, limits: limits, pipelined: pipelining.applies(toBytes: bytes.count))
-        guard let section, let consume else {
-            bytes.withUnsafeBufferPointer { builder.run($0) }
-            return YAMLReadResult(root: builder.root, diagnostics: builder.diagnostics)
-        }
-        withoutActuallyEscaping(consume) { consume in
-            builder.streamedSection = section
-            builder.consume = consume
-            bytes.withUnsafeBufferPointer { builder.run($0) }
-            builder.consume = nil
-        }
-        return YAMLReadResult(root: builder.root, diagnostics: builder.diagnostics)
-    }
-}
-
-/// Turns libyaml events into nodes with an explicit stack, so deep input cannot overflow ours.
-private struct TreeBuilder {
-    /// An open sequence or mapping. Its children wait on the shared scratch stacks from
-    /// `start` on, and are copied out once, at their final size, when it closes.
-    private struct Frame {
-        var isMapping: Bool
-        var start: Int
-        /// Whether this is the mapping whose entries are streamed to `consume`.
-        var isStreamed = false
-        var pendingKey: YAMLNode?
-        var merges: [YAMLNode] = []
-        var keys = KeySet()
-        var tag: YAMLTag
-        var anchor: String?
-        var line: Int32
-        var column: Int32
-        /// Nodes in this subtree so far, the frame's own node included.
-        var nodeCount = 1
-    }
-
-    private struct Anchor {
-        var node: YAMLNode
-        var nodeCount: Int
-    }
-
-    let file: String
-    let limits: YAMLLimits
-    /// The top-level key whose entries go to `consume` as they complete.
-    var streamedSection: String?
-    var consume: ((YAMLPair) -> Void)?
-    var root: YAMLNode?
-    var diagnostics: [Diagnostic] = []
-    private var stack: [Frame] = []
-    private let itemScratch = MoveStack<YAMLNode>()
-    private let pairScratch = MoveStack<YAMLPair>()
-    private var anchors: [String: Anchor] = [:]
-    private var expandedNodes = 0
-    private var documents = 0
-
-    /// Whether libyaml parses on a thread of its own (see ``YAMLPipelining``).
-    let pipelined: Bool
-
-    init(file: String, limits: YAMLLimits, pipelined: Bool) {
-        self.file = file
-        self.limits = limits
-        self.pipelined = pipelined
-    }
-
-    private func location(_ mark: yaml_mark_t) -> SourceLocation {
-        SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
-    }
-
-    private func location(line: Int32, column: Int32) -> SourceLocation {
-        SourceLocation(file: file, line: Int(line), column: Int(column))
-    }
-
-    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) {
-        var parser = yaml_parser_t()
-        guard yaml_parser_initialize(&parser) == 1 else {
-            diagnostics.append(.error("libyaml could not allocate a parser", at: nil))
-            return
-        }
-        defer { yaml_parser_delete(&parser) }
-        yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-        if pipelined {
-            let started = withUnsafeMutablePointer(to: &parser) { runPipelined($0, buffer) }
-            if started { return }
-        }
-
-        var event = yaml_event_t()
-        while true {
-            guard yaml_parser_parse(&parser, &event) == 1 else {
-                diagnostics.append(parserError(parser, buffer))
-                root = nil
-                return
-            }
-            defer { yaml_event_delete(&event) }
-            if event.type == YAML_STREAM_END_EVENT { return }
-            guard handle(event) else {
-                root = nil
-                return
-            }
-        }
-    }
-
-    /// Builds the tree from events that a second thread parses (see `wiring_event_pipe` in
-    /// the C shim); `false` when that thread could not start and nothing was read.
-    private mutating func runPipelined(_ parser: UnsafeMutablePointer<yaml_parser_t>, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let pipe = wiring_pipe_start(parser) else { return false }
-        defer { wiring_pipe_finish(pipe) }
-        while true {
-            var count: Int32 = 0, last: Int32 = 0, failed: Int32 = 0
-            let events = wiring_pipe_next(pipe, &count, &last, &failed)!
-            for index in 0..<Int(count) {
-                if events[index].type == YAML_STREAM_END_EVENT { return true }
-                guard handle(events[index]) else {
-                    root = nil
-                    return true
-                }
-            }
-            if failed != 0 {
-                // The parsing thread has stopped at the error; the parser is safe to read.
-                diagnostics.append(parserError(parser.pointee, buffer))
-                root = nil
-                return true
-            }
-            if last != 0 { return true }
-            wiring_pipe_release(pipe)
-        }
-    }
-
-    /// Handles one event; `false` stops reading after a fatal problem.
-    private mutating func handle(_ event: yaml_event_t) -> Bool {
-        let line = Int32(clamping: event.start_mark.line + 1)
-        let column = Int32(clamping: event.start_mark.column + 1)
-        switch event.type {
-        case YAML_DOCUMENT_START_EVENT:
-            documents += 1
-            if documents > 1 {
-                diagnostics.append(.error(
-                    "a manifest is a single YAML document, but a second document starts here",
-                    at: location(event.start_mark)))
-                return false
-            }
-            anchors = [:]
-        case YAML_SCALAR_EVENT:
-            let data = event.data.scalar
-            let text = String(decoding: UnsafeBufferPointer(start: data.value, count: data.length), as: UTF8.self)
-            let tag = readTag(data.tag, line: line, column: column)
-            var node = YAMLNode(.scalar(text, style(data.style)), tag: tag, line: line, column: column)
-            if tag != .none, node.resolvedScalar == nil {
-                diagnostics.append(.error(
-                    "'\(text)' is not a valid \(Self.displayTag(tag))", at: location(line: line, column: column)))
-                node.tag = .string
-            }
-            return add(node, anchor: string(data.anchor), nodeCount: 1)
-        case YAML_ALIAS_EVENT:
-            let name = string(event.data.alias.anchor) ?? ""
-            guard let anchor = anchors[name] else {
-                diagnostics.append(.error(
-                    "undefined alias '*\(name)'\(Suggestion.hint(for: name, in: anchors.keys))",
-                    at: location(line: line, column: column)))
-                return add(YAMLNode(.scalar("", .plain), tag: .placeholder, line: line, column: column), anchor: nil, nodeCount: 1)
-            }
-            expandedNodes += anchor.nodeCount
-            if expandedNodes > limits.maxAliasExpansion {
-                diagnostics.append(.error(
-                    "aliases expand to more than \(limits.maxAliasExpansion) nodes; a manifest never needs that many (is this an alias bomb?)",
-                    at: location(line: line, column: column)))
-                return false
-            }
-            var copy = anchor.node
-            copy.line = line
-            copy.column = column
-            return add(copy, anchor: nil, nodeCount: anchor.nodeCount)
-        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
-            guard stack.count < limits.maxDepth else {
-                diagnostics.append(.error(
-                    "nesting is deeper than \(limits.maxDepth) levels", at: location(line: line, column: column)))
-                return false
-            }
-            let isMapping = event.type == YAML_MAPPING_START_EVENT
-            let rawTag = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
-            let rawAnchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
-            var tag = readTag(rawTag, line: line, column: column)
-            if tag != .none && tag != .nonSpecific && tag != .replace && tag != (isMapping ? .map : .seq) {
-                diagnostics.append(.error(
-                    "\(Self.displayTag(tag)) cannot tag a \(isMapping ? "mapping" : "list")",
-                    at: location(line: line, column: column)))
-                tag = .none
-            }
-            let start = isMapping ? pairScratch.count : itemScratch.count
-            var frame = Frame(isMapping: isMapping, start: start, tag: tag, anchor: string(rawAnchor), line: line, column: column)
-            frame.isStreamed = isMapping && consume != nil && stack.count == 1 && isStreamedSectionKey(stack[0])
-            stack.append(frame)
-        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-            var frame = stack.removeLast()
-            let content: YAMLNode.Content
-            if frame.isMapping {
-                if !frame.merges.isEmpty { applyMerges(&frame) }
-                content = .mapping(pairScratch.popArray(from: frame.start))
-            } else {
-                content = .sequence(itemScratch.popArray(from: frame.start))
-            }
-            let node = YAMLNode(content, tag: frame.tag, line: frame.line, column: frame.column)
-            return add(node, anchor: frame.anchor, nodeCount: frame.nodeCount)
-        default:
-            break
-        }
-        return true
-    }
-
-    /// Adds a finished node to its parent (or makes it the root), registering its anchor.
-    private mutating func add(_ node: consuming YAMLNode, anchor: String?, nodeCount: Int) -> Bool {
-        if let anchor {
-            anchors[anchor] = Anchor(node: copy node, nodeCount: nodeCount)
-        }
-        let top = stack.count - 1
-        guard top >= 0 else {
-            root = node
-            return true
-        }
-        stack[top].nodeCount += nodeCount
-        guard stack[top].isMapping else {
-            itemScratch.append(node)
-            return true
-        }
-        guard let key = stack[top].pendingKey.take() else {
-            stack[top].pendingKey = consume node
-            return true
-        }
-        if case .scalar(let text, let style) = key.content {
-            if text.utf8.count == 2 && text == "<<" && ((style.isPlain && key.tag == .none) || key.tag == .merge) {
-                stack[top].merges.append(node)
-                return true
-            }
-            let start = stack[top].start
-            if let first = stack[top].keys.firstLine(of: text, in: pairScratch, from: start) {
-                diagnostics.append(.error(
-                    "duplicate key '\(text)'; first defined at line \(first)",
-                    at: location(line: key.line, column: key.column)))
-                return true
-            }
-            stack[top].keys.insert(text, at: pairScratch.count, in: pairScratch, from: start)
-            if stack[top].isStreamed, let consume {
-                let (line, column) = (node.line, node.column)
-                consume(YAMLPair(key: key, value: node))
-                pairScratch.append(YAMLPair(key: key, value: YAMLNode(.scalar("", .plain), tag: .placeholder, line: line, column: column)))
-                return true
-            }
-        }
-        pairScratch.append(YAMLPair(key: key, value: node))
-        return true
-    }
-
-    /// Whether the value about to open under `root` belongs to the streamed top-level key.
-    private func isStreamedSectionKey(_ root: Frame) -> Bool {
-        guard let section = streamedSection, root.isMapping,
-              case .scalar(let name, _)? = root.pendingKey?.content else { return false }
-        return name == section
-    }
-
-    /// Adds the pairs of merged mappings (`<<: *defaults`, or a list of them) that the mapping
-    /// does not set itself. Among merged mappings the earlier one wins, as the YAML merge-key
-    /// specification says.
-    private mutating func applyMerges(_ frame: inout Frame) {
-        for merge in frame.merges {
-            let sources: [YAMLNode]
-            if case .sequence(let elements) = merge.content {
-                sources = elements
-            } else {
-                sources = [merge]
-            }
-            for source in sources where source.tag != .placeholder {
-                guard case .mapping(let merged) = source.content else {
-                    diagnostics.append(.error(
-                        "a merge key '<<' takes a mapping or a list of mappings, not \(source.kindDescription)",
-                        at: location(line: source.line, column: source.column)))
-                    continue
-                }
-                for pair in merged {
-                    if let text = pair.key.scalar {
-                        if frame.keys.firstLine(of: text, in: pairScratch, from: frame.start) != nil { continue }
-                        frame.keys.insert(text, at: pairScratch.count, in: pairScratch, from: frame.start)
-                    }
-                    pairScratch.append(pair)
-                }
-            }
-        }
-    }
-
-    private func style(_ style: yaml_scalar_style_t) -> YAMLScalarStyle {
-        switch style {
-        case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
-        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
-        case YAML_LITERAL_SCALAR_STYLE: .literal
-        case YAML_FOLDED_SCALAR_STYLE: .folded
-        default: .plain
-        }
-    }
-
-    private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
-        guard let pointer else { return nil }
-        return String(cString: pointer)
-    }
-
-    private mutating func readTag(_ pointer: UnsafeMutablePointer<yaml_char_t>?, line: Int32, column: Int32) -> YAMLTag {
-        guard let text = string(pointer) else { return .none }
-        if let tag = YAMLTag(text) { return tag }
-        let shown = text.hasPrefix("tag:yaml.org,2002:") ? "!!" + text.dropFirst(18) : text
-        diagnostics.append(.error(
-            "unknown tag '\(shown)'; a manifest is plain data (tags allowed: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !secret, !replace)",
-            at: location(line: line, column: column)))
-        return .none
-    }
-
-    static func displayTag(_ tag: YAMLTag) -> String {
-        switch tag {
-        case .none, .nonSpecific: "!"
-        case .string: "!!str"
-        case .int: "!!int"
-        case .float: "!!float"
-        case .bool: "!!bool"
-        case .null: "!!null"
-        case .map: "!!map"
-        case .seq: "!!seq"
-        case .merge: "!!merge"
-        case .secret: "!secret"
-        case .replace: "!replace"
-        case .placeholder: "!"
-        }
-    }
-
-    /// A positioned diagnostic for libyaml's error, with its context as a note.
-    private func parserError(_ parser: yaml_parser_t, _ buffer: UnsafeBufferPointer<UInt8>) -> Diagnostic {
-        let problem = parser.problem.map { String(cString: $0) } ?? "unknown error"
-        switch parser.error {
-        case YAML_MEMORY_ERROR:
-            return .error("libyaml ran out of memory", at: SourceLocation(file: file, line: 1, column: 1))
-        case YAML_READER_ERROR:
-            let offset = min(Int(parser.problem_offset), buffer.count)
-            let at = Self.location(ofByte: offset, in: buffer, file: file)
-            let value = Int(parser.problem_value)
-            let message: String
-            if problem.hasPrefix("control characters") {
-                message = value == 0
-                    ? "NUL byte is not allowed in YAML"
-                    : "control character U+\(String(value, radix: 16, uppercase: true).leftPadded(to: 4)) is not allowed in YAML"
-            } else if value >= 0 && problem.contains("UTF-8") {
-                message = "invalid UTF-8: \(problem) (byte 0x\(String(value, radix: 16, uppercase: true).leftPadded(to: 2)))"
-            } else {
-                message = "invalid UTF-8: \(problem)"
-            }
-            return .error(message, at: at)
-        default:
-            var message = problem
-            let index = Int(parser.problem_mark.index)
-            if index < buffer.count {
-                switch buffer[index] {
-                case UInt8(ascii: "\t"): message += " (tabs cannot indent YAML; use spaces)"
-                case UInt8(ascii: "{") where index > 0 && buffer[index - 1] == UInt8(ascii: "$"):
-                    message += " (inside { } or [ ], quote a value that holds '${…}')"
-                case UInt8(ascii: "%"), UInt8(ascii: "@"), UInt8(ascii: "`"):
-                    if problem.contains("cannot start any token") {
-                        message += " (quote a value that starts with '\(Character(Unicode.Scalar(buffer[index])))')"
-                    }
-                default: break
-                }
-            }
-            var notes: [Diagnostic.Note] = []
-            if let context = parser.context.map({ String(cString: $0) }) {
-                notes.append(Diagnostic.Note(context, at: location(parser.context_mark)))
-            }
-            return .error(message, at: location(parser.problem_mark), notes: notes)
-        }
-    }
-
-    /// The line and column (in characters) of a byte offset.
-    static func location(ofByte offset: Int, in buffer: UnsafeBufferPointer<UInt8>, file: String) -> SourceLocation {
-        var line = 1, column = 1
-        for byte in buffer[..<offset] {
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return SourceLocation(file: file, line: line, column: column)
-    }
-}
-
-/// The keys seen so far in one mapping: a linear scan while small, a dictionary once large.
-/// Positions are indices into the scratch stack the mapping's pairs wait on, from `start` on.
-private struct KeySet {
-    private var index: [String: Int]?
-
-    func firstLine(of key: String, in pairs: MoveStack<YAMLPair>, from start: Int) -> Int32? {
-        if let index {
-            return index[key].map { pairs[$0].key.line }
-        }
-        for position in start..<pairs.count {
-            let pairKey = pairs[position].key
-            if case .scalar(let text, _) = pairKey.content, text == key { return pairKey.line }
-        }
         return nil
-    }
-
-    mutating func insert(_ key: String, at position: Int, in pairs: MoveStack<YAMLPair>, from start: Int) {
-        if index != nil {
-            index![key] = position
-        } else if pairs.count - start >= 8 {
-            var built = [String: Int](minimumCapacity: 64)
-            for i in start..<pairs.count {
-                if case .scalar(let text, _) = pairs[i].key.content, built[text] == nil { built[text] = i }
-            }
-            built[key] = position
-            index = built
-        }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -7,45 +7,8 @@ import Testing
 /// same stop at a fatal problem, on every fixture and on files past the size where it starts.
 @Suite("Pipelined YAML reader")
 struct PipelinedReaderTests {
-    /// Every node as text: kind, tag, style, position and content, children indented.
-    private func dump(_ node: YAMLNode?, indent: String = "", into out: inout String) {
-        guard let node else {
-            out += indent + "(none)\n"
-            return
-        }
-        let head = "\(indent)\(node.line):\(node.column) \(node.tag)"
-        switch node.content {
-        case .scalar(let text, let style):
-            out += "\(head) \(style) \(text.debugDescription)\n"
-        case .sequence(let elements):
-            out += "\(head) seq\n"
-            for element in elements { dump(element, indent: indent + "  ", into: &out) }
-        case .mapping(let pairs):
-            out += "\(head) map\n"
-            for pair in pairs {
-                dump(pair.key, indent: indent + "  ", into: &out)
-                dump(pair.value, indent: indent + "    ", into: &out)
-            }
-        }
-    }
-
-    /// The tree, the diagnostics and every streamed entry of `bytes`, read one way.
     private func read(_ bytes: [UInt8], _ pipelining: YAMLPipelining, limits: YAMLLimits = .default) -> String {
-        var out = ""
-        var streamed: [YAMLPair] = []
-        let result = YAMLReader.read(bytes, file: "f.yaml", limits: limits, streaming: "services",
-                                     to: { streamed.append($0) }, pipelining: pipelining)
-        dump(result.root, into: &out)
-        for pair in streamed {
-            out += "streamed:\n"
-            dump(pair.key, indent: "  ", into: &out)
-            dump(pair.value, indent: "    ", into: &out)
-        }
-        for diagnostic in result.diagnostics {
-            out += "\(diagnostic.severity) \(diagnostic.location.map { "\($0.line):\($0.column)" } ?? "-") \(diagnostic.message)\n"
-            for note in diagnostic.notes { out += "  note \(note.location.map { "\($0.line):\($0.column)" } ?? "-") \(note.message)\n" }
-        }
-        return out
+        ReaderDump.read(bytes, pipelining, limits: limits).text
     }
 
     private func yamlFiles(under folder: String) throws -> [String] {
@@ -64,6 +27,7 @@ struct PipelinedReaderTests {
             let alone = read(bytes, .never)
             let pipelined = read(bytes, .always)
             #expect(pipelined == alone, "\(file) reads differently on two threads")
+            #expect(read(bytes, .split) == alone, "\(file) reads differently split")
         }
     }
 
@@ -90,13 +54,19 @@ struct PipelinedReaderTests {
         return ProcessInfo.processInfo.activeProcessorCount
     }
 
-    @Test func aLargeFileIsPipelinedAndReadsTheSame() {
+    @Test func aLargeFileUsesASecondThreadAndReadsTheSame() {
         let bytes = largeManifest(services: 4_000)
+        let parallel = allowedProcessors() > 1
         #expect(bytes.count >= YAMLPipelining.threshold)
-        #expect(YAMLPipelining.automatic.applies(toBytes: bytes.count) == (allowedProcessors() > 1))
-        #expect(!YAMLPipelining.automatic.applies(toBytes: YAMLPipelining.threshold - 1))
+        #expect(YAMLPipelining.automatic.pipelines(toBytes: bytes.count) == parallel)
+        #expect(YAMLPipelining.automatic.splits(toBytes: bytes.count) == parallel)
+        #expect(!YAMLPipelining.automatic.pipelines(toBytes: YAMLPipelining.threshold - 1))
+        #expect(!YAMLPipelining.automatic.splits(toBytes: YAMLPipelining.threshold - 1))
         let alone = read(bytes, .never)
-        #expect(read(bytes, .automatic) == alone)
+        // Its services can be cut in two, so a second processor reads half of them.
+        let automatic = ReaderDump.read(bytes, .automatic)
+        #expect(automatic.text == alone)
+        #expect(automatic.split == parallel)
         #expect(read(bytes, .always) == alone)
         #expect(alone.contains("streamed:") && alone.contains("\"Service3999\""))
     }
@@ -105,6 +75,8 @@ struct PipelinedReaderTests {
         let bytes = largeManifest(services: 4_000, tail: "contexts: [unclosed\n")
         let pipelined = read(bytes, .always)
         #expect(pipelined == read(bytes, .never))
+        #expect(read(bytes, .split) == pipelined)
+        #expect(read(bytes, .automatic) == pipelined)
         let lastLine = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count
         #expect(pipelined.contains("error \(lastLine):1 did not find expected ',' or ']'"), "\(pipelined.suffix(400))")
         #expect(pipelined.hasPrefix("(none)"))

@@ -21,7 +21,7 @@ extension String {
 
 /// Turns one file's YAML tree into a ``ManifestFile``, reporting every unknown key and every
 /// value of the wrong kind at its position, and carrying on so that one pass finds them all.
-package struct ManifestFileDecoder {
+package struct ManifestFileDecoder: YAMLSectionConsumer {
     package let file: String
     private let fileID: UInt32
     package private(set) var diagnostics: [Diagnostic] = []
@@ -50,9 +50,23 @@ package struct ManifestFileDecoder {
     // MARK: - Top level
 
     /// Decodes one entry of `services:` as soon as the reader completes it.
-    package mutating func decodeStreamedService(_ pair: YAMLPair) {
-        guard let key = key(pair.key) else { return }
-        streamedServices.append(service(key, pair))
+    package mutating func consume(_ entry: YAMLPair) {
+        guard let key = key(entry.key) else { return }
+        streamedServices.append(service(key, entry))
+    }
+
+    /// A decoder of the same file that has decoded nothing, for the entries the reader reads
+    /// on another thread.
+    package func emptyCopy() -> ManifestFileDecoder {
+        ManifestFileDecoder(file: file, environment: environment)
+    }
+
+    /// Takes over the services, problems and references `later` decoded, which follow this
+    /// decoder's in the file.
+    package mutating func append(_ later: consuming ManifestFileDecoder) {
+        streamedServices += later.streamedServices
+        diagnostics += later.diagnostics
+        parameterReferences += later.parameterReferences
     }
 
     package mutating func decode(_ root: YAMLNode?) -> ManifestFile {

@@ -7,16 +7,19 @@ extension ManifestLoader {
         let environment = ["HOME": "/root", "EMPTY": ""]
         var decoder = ManifestFileDecoder(file: file, environment: environment)
         let limits = YAMLLimits(maxFileSize: 1 << 20, maxDepth: 64, maxAliasExpansion: 100_000)
-        // Read on one thread, then on two: both must give the same tree, entries and problems.
-        var streamed: [YAMLPair] = [], pipelinedStreamed: [YAMLPair] = []
-        let yaml = YAMLReader.read(bytes, file: file, limits: limits, streaming: "services",
-                                   to: { streamed.append($0) }, pipelining: .never)
-        let pipelined = YAMLReader.read(bytes, file: file, limits: limits, streaming: "services",
-                                        to: { pipelinedStreamed.append($0) }, pipelining: .always)
-        precondition(pipelined.root == yaml.root && pipelinedStreamed == streamed
-                     && pipelined.diagnostics.map(\.description) == yaml.diagnostics.map(\.description),
-                     "the YAML reader reads differently on two threads")
-        for pair in streamed { decoder.decodeStreamedService(pair) }
+        // Read on one thread, then pipelined, then split: all must give the same tree,
+        // entries and problems.
+        var streamed = YAMLEntryCollector()
+        let yaml = YAMLReader.read(bytes, file: file, limits: limits, streaming: "services", into: &streamed, pipelining: .never)
+        for pipelining in [YAMLPipelining.always, .split] {
+            var otherStreamed = YAMLEntryCollector()
+            let other = YAMLReader.read(bytes, file: file, limits: limits, streaming: "services", into: &otherStreamed,
+                                        pipelining: pipelining)
+            precondition(other.root == yaml.root && otherStreamed.entries == streamed.entries
+                         && other.diagnostics.map(\.description) == yaml.diagnostics.map(\.description),
+                         "the YAML reader reads differently \(pipelining == .always ? "pipelined" : "split")")
+        }
+        for pair in streamed.entries { decoder.consume(pair) }
         guard yaml.root != nil || !yaml.diagnostics.containsErrors else { return }
         let manifestFile = decoder.decode(yaml.root)
         var assembler = ManifestAssembler()

@@ -259,9 +259,7 @@ private struct ImportReader {
         sources[path] = bytes
         // Services are decoded as the reader completes each, while its nodes are in cache.
         var decoder = ManifestFileDecoder(file: path, environment: environment)
-        let yaml = YAMLReader.read(bytes, file: path, limits: limits, streaming: "services") {
-            decoder.decodeStreamedService($0)
-        }
+        let yaml = YAMLReader.read(bytes, file: path, limits: limits, streaming: "services", into: &decoder)
         diagnostics += yaml.diagnostics
         if yaml.root == nil && yaml.diagnostics.containsErrors {
             files.append(ManifestFile(path: path))

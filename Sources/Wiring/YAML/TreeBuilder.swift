@@ -1,0 +1,624 @@
+internal import CYAML
+
+/// Turns libyaml events into nodes with an explicit stack, so deep input cannot overflow ours.
+struct TreeBuilder {
+    /// An open sequence or mapping. Its children wait on the shared scratch stacks from
+    /// `start` on, and are copied out once, at their final size, when it closes.
+    private struct Frame {
+        var isMapping: Bool
+        /// Written in flow style (`[…]`, `{…}`) rather than by indentation.
+        var isFlow: Bool
+        var start: Int
+        /// Whether this is the mapping whose entries are streamed to `consume`.
+        var isStreamed = false
+        var pendingKey: YAMLNode?
+        var merges: [YAMLNode] = []
+        var keys = KeySet()
+        var tag: YAMLTag
+        var anchor: String?
+        var line: Int32
+        var column: Int32
+        /// Nodes in this subtree so far, the frame's own node included.
+        var nodeCount = 1
+    }
+
+    /// A node an anchor (`&name`) names, for the aliases (`*name`) that copy it.
+    struct Anchor: Sendable {
+        var node: YAMLNode
+        var nodeCount: Int
+    }
+
+    /// Which bytes of the file this builder reads.
+    enum Part {
+        /// The whole file.
+        case whole
+        /// The file without the pieces of its cut section (``SectionCut``): the bytes before
+        /// the first cut, then those from the section's end on.
+        case head(SectionCut)
+        /// One piece of a cut section, whose entries are at its root.
+        case piece(SectionCut, number: Int)
+    }
+
+    /// What reading a section in pieces must check once all are read. Each part checks, as it
+    /// reads, that its cut falls where the whole file has a boundary between entries, and notes
+    /// the anchors and aliases that could cross a cut.
+    struct SplitCheck: Sendable {
+        /// The part read something that differs from reading the whole file: it is discarded.
+        var broken = false
+        /// The head: the section closed past the cut, so what follows is the file's remainder.
+        var passedCut = false
+        /// The section's keys (at a piece's root) with their positions, kept when it closed
+        /// once it had enough of them to index.
+        var sectionKeys: [String: Int]?
+        /// The head: anchors defined inside the section before the cut.
+        var anchorsInSection: Set<String> = []
+        /// The head: anchors defined before the section, for the pieces' aliases.
+        var anchorsBeforeSection: [String: Anchor] = [:]
+        /// The head: aliases after the section.
+        var aliasesAfterCut: Set<String> = []
+        /// A piece: anchors defined before the section, for aliases it cannot resolve within
+        /// itself.
+        var seed: [String: Anchor] = [:]
+        /// A piece: the anchors of `seed` its aliases used.
+        var seedUses: Set<String> = []
+        /// A piece: the anchors it defines.
+        var definedAnchors: Set<String> = []
+    }
+
+    /// How this builder's part of the file is read, without the cut's array for each event.
+    private enum Role {
+        case whole, head, piece
+    }
+
+    let file: String
+    let limits: YAMLLimits
+    /// The top-level key whose entries go to `consume` as they complete.
+    var streamedSection: String?
+    var consume: ((YAMLPair) -> Void)?
+    var root: YAMLNode?
+    var diagnostics: [Diagnostic] = []
+    private var stack: [Frame] = []
+    private let itemScratch = MoveStack<YAMLNode>()
+    private let pairScratch = MoveStack<YAMLPair>()
+    private(set) var anchors: [String: Anchor] = [:]
+    private(set) var expandedNodes = 0
+    private var documents = 0
+
+    /// Whether libyaml parses on a thread of its own (see ``YAMLPipelining``).
+    let pipelined: Bool
+    /// Which bytes this builder reads.
+    let part: Part
+    private let role: Role
+    /// Where libyaml places the first cut (the head) or the piece's end (a piece). Every event
+    /// in the section but the ends of collections written by indentation must come before it.
+    private let cutIndex: Int
+    /// The section's key line (the head) and the column of its entries.
+    private let sectionKeyLine: Int32
+    private let sectionIndent: Int
+    /// Lines of the file before the first byte libyaml reads (the second half's start).
+    private let lineBase: Int
+    /// Where libyaml's input skips the section's second half (the head's cut), and how many
+    /// lines it skips: marks from there on are that many lines further down the file.
+    private let gapIndex: Int
+    private let gapLines: Int
+    /// Levels of nesting above this builder's root (the second half's entries are one deep).
+    private let depthBase: Int
+    var split = SplitCheck()
+
+    init(file: String, limits: YAMLLimits, pipelined: Bool, part: Part = .whole) {
+        self.file = file
+        self.limits = limits
+        self.part = part
+        switch part {
+        case .whole:
+            (role, self.pipelined, lineBase, gapIndex, gapLines, depthBase) = (.whole, pipelined, 0, .max, 0, 0)
+            (cutIndex, sectionKeyLine, sectionIndent) = (.max, 0, 0)
+        case .head(let cut):
+            (role, self.pipelined, lineBase, gapIndex, gapLines, depthBase) = (.head, false, 0, cut.cuts[0].index, cut.gapLines, 0)
+            (cutIndex, sectionKeyLine, sectionIndent) = (cut.cuts[0].index, cut.keyLine, cut.indent)
+        case .piece(let cut, let number):
+            (role, self.pipelined, lineBase, gapIndex, gapLines, depthBase) = (.piece, false, cut.cuts[number].linesBefore, .max, 0, 1)
+            (cutIndex, sectionKeyLine, sectionIndent) = (cut.length(ofPiece: number), cut.keyLine, cut.indent)
+        }
+    }
+
+    /// The 1-based line of the file a libyaml mark is on.
+    private func line(_ mark: yaml_mark_t) -> Int32 {
+        let line = lineBase + mark.line + 1
+        return Int32(clamping: mark.index >= gapIndex ? line + gapLines : line)
+    }
+
+    private func location(_ mark: yaml_mark_t) -> SourceLocation {
+        SourceLocation(file: file, line: Int(line(mark)), column: mark.column + 1)
+    }
+
+    private func location(line: Int32, column: Int32) -> SourceLocation {
+        SourceLocation(file: file, line: Int(line), column: Int(column))
+    }
+
+    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            diagnostics.append(.error("libyaml could not allocate a parser", at: nil))
+            return
+        }
+        defer { yaml_parser_delete(&parser) }
+        switch part {
+        case .whole:
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            if pipelined {
+                let started = withUnsafeMutablePointer(to: &parser) { runPipelined($0, buffer) }
+                if started { return }
+            }
+            parse(&parser, buffer)
+        case .head(let cut):
+            var input = wiring_gapped_input(
+                bytes: buffer.baseAddress, cut: cut.cuts[0].offset, resume: cut.end, count: buffer.count, position: 0)
+            withUnsafeMutablePointer(to: &input) { input in
+                wiring_parser_set_gapped_input(&parser, input)
+                parse(&parser, buffer)
+            }
+            if !split.passedCut { split.broken = true }
+        case .piece(let cut, let number):
+            let piece = UnsafeBufferPointer(rebasing: buffer[cut.range(ofPiece: number)])
+            yaml_parser_set_input_string(&parser, piece.baseAddress, piece.count)
+            parse(&parser, piece)
+            if root == nil { split.broken = true }
+        }
+    }
+
+    /// Builds the tree from the events `parser` gives, on this thread.
+    private mutating func parse(_ parser: inout yaml_parser_t, _ buffer: UnsafeBufferPointer<UInt8>) {
+        var event = yaml_event_t()
+        while true {
+            guard yaml_parser_parse(&parser, &event) == 1 else {
+                diagnostics.append(parserError(parser, buffer))
+                root = nil
+                return
+            }
+            defer { yaml_event_delete(&event) }
+            if event.type == YAML_STREAM_END_EVENT { return }
+            guard handle(event) else {
+                root = nil
+                return
+            }
+        }
+    }
+
+    /// Builds the tree from events that a second thread parses (see `wiring_event_pipe` in
+    /// the C shim); `false` when that thread could not start and nothing was read.
+    private mutating func runPipelined(_ parser: UnsafeMutablePointer<yaml_parser_t>, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let pipe = wiring_pipe_start(parser) else { return false }
+        defer { wiring_pipe_finish(pipe) }
+        while true {
+            var count: Int32 = 0, last: Int32 = 0, failed: Int32 = 0
+            let events = wiring_pipe_next(pipe, &count, &last, &failed)!
+            for index in 0..<Int(count) {
+                if events[index].type == YAML_STREAM_END_EVENT { return true }
+                guard handle(events[index]) else {
+                    root = nil
+                    return true
+                }
+            }
+            if failed != 0 {
+                // The parsing thread has stopped at the error; the parser is safe to read.
+                diagnostics.append(parserError(parser.pointee, buffer))
+                root = nil
+                return true
+            }
+            if last != 0 { return true }
+            wiring_pipe_release(pipe)
+        }
+    }
+
+    /// Handles one event; `false` stops reading after a fatal problem.
+    private mutating func handle(_ event: yaml_event_t) -> Bool {
+        if role == .head, !split.passedCut, !headEventFits(event) {
+            split.broken = true
+            return false
+        }
+        if role == .piece, !pieceEventFits(event) {
+            split.broken = true
+            return false
+        }
+        let line = self.line(event.start_mark)
+        let column = Int32(clamping: event.start_mark.column + 1)
+        switch event.type {
+        case YAML_DOCUMENT_START_EVENT:
+            documents += 1
+            if documents > 1 {
+                diagnostics.append(.error(
+                    "a manifest is a single YAML document, but a second document starts here",
+                    at: location(event.start_mark)))
+                return false
+            }
+            anchors = [:]
+        case YAML_SCALAR_EVENT:
+            let data = event.data.scalar
+            let text = String(decoding: UnsafeBufferPointer(start: data.value, count: data.length), as: UTF8.self)
+            let tag = readTag(data.tag, line: line, column: column)
+            var node = YAMLNode(.scalar(text, style(data.style)), tag: tag, line: line, column: column)
+            if tag != .none, node.resolvedScalar == nil {
+                diagnostics.append(.error(
+                    "'\(text)' is not a valid \(Self.displayTag(tag))", at: location(line: line, column: column)))
+                node.tag = .string
+            }
+            return add(node, anchor: string(data.anchor), nodeCount: 1)
+        case YAML_ALIAS_EVENT:
+            let name = string(event.data.alias.anchor) ?? ""
+            if role == .head, split.passedCut { split.aliasesAfterCut.insert(name) }
+            guard let anchor = anchors[name] ?? seededAnchor(name) else {
+                if role == .piece {
+                    // Defined in an earlier part of the section, or nowhere: reading the whole
+                    // file tells which.
+                    split.broken = true
+                    return false
+                }
+                diagnostics.append(.error(
+                    "undefined alias '*\(name)'\(Suggestion.hint(for: name, in: anchors.keys))",
+                    at: location(line: line, column: column)))
+                return add(YAMLNode(.scalar("", .plain), tag: .placeholder, line: line, column: column), anchor: nil, nodeCount: 1)
+            }
+            expandedNodes += anchor.nodeCount
+            if expandedNodes > limits.maxAliasExpansion {
+                diagnostics.append(.error(
+                    "aliases expand to more than \(limits.maxAliasExpansion) nodes; a manifest never needs that many (is this an alias bomb?)",
+                    at: location(line: line, column: column)))
+                return false
+            }
+            var copy = anchor.node
+            copy.line = line
+            copy.column = column
+            return add(copy, anchor: nil, nodeCount: anchor.nodeCount)
+        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+            guard stack.count + depthBase < limits.maxDepth else {
+                diagnostics.append(.error(
+                    "nesting is deeper than \(limits.maxDepth) levels", at: location(line: line, column: column)))
+                return false
+            }
+            let isMapping = event.type == YAML_MAPPING_START_EVENT
+            let rawTag = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
+            let rawAnchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+            let isFlow = isMapping
+                ? event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+                : event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+            var tag = readTag(rawTag, line: line, column: column)
+            if tag != .none && tag != .nonSpecific && tag != .replace && tag != (isMapping ? .map : .seq) {
+                diagnostics.append(.error(
+                    "\(Self.displayTag(tag)) cannot tag a \(isMapping ? "mapping" : "list")",
+                    at: location(line: line, column: column)))
+                tag = .none
+            }
+            let start = isMapping ? pairScratch.count : itemScratch.count
+            var frame = Frame(
+                isMapping: isMapping, isFlow: isFlow, start: start, tag: tag, anchor: string(rawAnchor),
+                line: line, column: column)
+            switch role {
+            case .whole:
+                frame.isStreamed = isMapping && consume != nil && stack.count == 1 && isStreamedSectionKey(stack[0])
+            case .head:
+                frame.isStreamed = isMapping && consume != nil && stack.count == 1 && isStreamedSectionKey(stack[0])
+                // The section must open where the cut found it, as the cut expects.
+                if frame.isStreamed {
+                    guard sectionOpens(frame, at: event.start_mark, keyedBy: stack[0].pendingKey) else {
+                        split.broken = true
+                        return false
+                    }
+                    split.anchorsBeforeSection = anchors
+                }
+            case .piece:
+                if stack.isEmpty {
+                    // A piece's root is the section: a mapping by indentation, its first key
+                    // where the cut is.
+                    guard sectionOpens(frame, at: event.start_mark, keyedBy: nil) else {
+                        split.broken = true
+                        return false
+                    }
+                    frame.isStreamed = consume != nil
+                }
+            }
+            stack.append(frame)
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            var frame = stack.removeLast()
+            let content: YAMLNode.Content
+            if frame.isMapping {
+                if frame.isStreamed, !sectionCloses(frame) {
+                    split.broken = true
+                    return false
+                }
+                if !frame.merges.isEmpty { applyMerges(&frame) }
+                content = .mapping(pairScratch.popArray(from: frame.start))
+            } else {
+                content = .sequence(itemScratch.popArray(from: frame.start))
+            }
+            let node = YAMLNode(content, tag: frame.tag, line: frame.line, column: frame.column)
+            return add(node, anchor: frame.anchor, nodeCount: frame.nodeCount)
+        default:
+            break
+        }
+        return true
+    }
+
+    /// Adds a finished node to its parent (or makes it the root), registering its anchor.
+    private mutating func add(_ node: consuming YAMLNode, anchor: String?, nodeCount: Int) -> Bool {
+        if let anchor {
+            anchors[anchor] = Anchor(node: copy node, nodeCount: nodeCount)
+            switch role {
+            case .whole: break
+            case .head:
+                if !split.passedCut && stack.count >= 2 && stack[1].isStreamed { split.anchorsInSection.insert(anchor) }
+            case .piece:
+                split.definedAnchors.insert(anchor)
+            }
+        }
+        let top = stack.count - 1
+        guard top >= 0 else {
+            root = node
+            return true
+        }
+        stack[top].nodeCount += nodeCount
+        guard stack[top].isMapping else {
+            itemScratch.append(node)
+            return true
+        }
+        guard let key = stack[top].pendingKey.take() else {
+            stack[top].pendingKey = consume node
+            return true
+        }
+        if case .scalar(let text, let style) = key.content {
+            if text.utf8.count == 2 && text == "<<" && ((style.isPlain && key.tag == .none) || key.tag == .merge) {
+                stack[top].merges.append(node)
+                return true
+            }
+            let start = stack[top].start
+            if let first = stack[top].keys.firstLine(of: text, in: pairScratch, from: start) {
+                diagnostics.append(.error(
+                    "duplicate key '\(text)'; first defined at line \(first)",
+                    at: location(line: key.line, column: key.column)))
+                return true
+            }
+            stack[top].keys.insert(text, at: pairScratch.count, in: pairScratch, from: start)
+            if stack[top].isStreamed, let consume {
+                let (line, column) = (node.line, node.column)
+                consume(YAMLPair(key: key, value: node))
+                pairScratch.append(YAMLPair(key: key, value: YAMLNode(.scalar("", .plain), tag: .placeholder, line: line, column: column)))
+                return true
+            }
+        }
+        pairScratch.append(YAMLPair(key: key, value: node))
+        return true
+    }
+
+    // MARK: - Reading a section in pieces
+
+    /// An anchor a piece takes from before the section, noting that it did.
+    private mutating func seededAnchor(_ name: String) -> Anchor? {
+        guard role == .piece, let anchor = split.seed[name] else { return nil }
+        split.seedUses.insert(name)
+        return anchor
+    }
+
+    /// Whether an event the head reads before the section closes is one the whole file has at
+    /// the same place. Everything but the section's end must lie before the cut, so the cut
+    /// falls between entries, outside any scalar or flow collection. The ends of collections
+    /// written by indentation come with the next line of less indentation, which for the last
+    /// entries is past the gap; the section's own end must be past it.
+    private mutating func headEventFits(_ event: yaml_event_t) -> Bool {
+        let isEnd = event.type == YAML_MAPPING_END_EVENT || event.type == YAML_SEQUENCE_END_EVENT
+        if isEnd && stack.count == 2 && stack[1].isStreamed {
+            guard event.start_mark.index >= cutIndex else { return false }
+            split.passedCut = true
+            return true
+        }
+        if isEnd, let top = stack.last, !top.isFlow { return true }
+        return event.start_mark.index < cutIndex && event.end_mark.index <= cutIndex
+    }
+
+    /// Whether an event a piece reads is one the whole file has at the same place: nothing but
+    /// the end of a collection written by indentation may come at the piece's end. An empty
+    /// value there (`key:` with nothing after it, last in the piece) would be placed at the
+    /// end, where the whole file places it at the next entry's key.
+    private func pieceEventFits(_ event: yaml_event_t) -> Bool {
+        let isEnd = event.type == YAML_MAPPING_END_EVENT || event.type == YAML_SEQUENCE_END_EVENT
+        if isEnd, let top = stack.last, !top.isFlow { return true }
+        return event.type == YAML_STREAM_END_EVENT || event.type == YAML_DOCUMENT_END_EVENT
+            || event.start_mark.index < cutIndex
+    }
+
+    /// Whether the section's mapping opens as the cut expects: by indentation, with no anchor,
+    /// tag or key of its own but plain entries in the cut's column, under the key found where
+    /// the cut says (the head), or with its first entry on the cut's line (a piece).
+    private func sectionOpens(_ frame: Frame, at mark: yaml_mark_t, keyedBy key: YAMLNode?) -> Bool {
+        guard frame.isMapping, !frame.isFlow, frame.anchor == nil, frame.tag == .none,
+              mark.column == sectionIndent else { return false }
+        if let key {
+            return key.line == sectionKeyLine && key.column == 1 && key.tag == .none
+        }
+        return mark.line == 0
+    }
+
+    /// Whether the section's mapping closes in a way the other parts can follow: no merge key
+    /// (it would merge into one part only). Its keys are kept, to find any a later piece
+    /// repeats.
+    private mutating func sectionCloses(_ frame: Frame) -> Bool {
+        guard role != .whole else { return true }
+        guard frame.merges.isEmpty else { return false }
+        split.sectionKeys = frame.keys.positions
+        return true
+    }
+
+    /// Whether the value about to open under `root` belongs to the streamed top-level key.
+    private func isStreamedSectionKey(_ root: Frame) -> Bool {
+        guard let section = streamedSection, root.isMapping,
+              case .scalar(let name, _)? = root.pendingKey?.content else { return false }
+        return name == section
+    }
+
+    /// Adds the pairs of merged mappings (`<<: *defaults`, or a list of them) that the mapping
+    /// does not set itself. Among merged mappings the earlier one wins, as the YAML merge-key
+    /// specification says.
+    private mutating func applyMerges(_ frame: inout Frame) {
+        for merge in frame.merges {
+            let sources: [YAMLNode]
+            if case .sequence(let elements) = merge.content {
+                sources = elements
+            } else {
+                sources = [merge]
+            }
+            for source in sources where source.tag != .placeholder {
+                guard case .mapping(let merged) = source.content else {
+                    diagnostics.append(.error(
+                        "a merge key '<<' takes a mapping or a list of mappings, not \(source.kindDescription)",
+                        at: location(line: source.line, column: source.column)))
+                    continue
+                }
+                for pair in merged {
+                    if let text = pair.key.scalar {
+                        if frame.keys.firstLine(of: text, in: pairScratch, from: frame.start) != nil { continue }
+                        frame.keys.insert(text, at: pairScratch.count, in: pairScratch, from: frame.start)
+                    }
+                    pairScratch.append(pair)
+                }
+            }
+        }
+    }
+
+    private func style(_ style: yaml_scalar_style_t) -> YAMLScalarStyle {
+        switch style {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
+        case YAML_LITERAL_SCALAR_STYLE: .literal
+        case YAML_FOLDED_SCALAR_STYLE: .folded
+        default: .plain
+        }
+    }
+
+    private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        guard let pointer else { return nil }
+        return String(cString: pointer)
+    }
+
+    private mutating func readTag(_ pointer: UnsafeMutablePointer<yaml_char_t>?, line: Int32, column: Int32) -> YAMLTag {
+        guard let text = string(pointer) else { return .none }
+        if let tag = YAMLTag(text) { return tag }
+        let shown = text.hasPrefix("tag:yaml.org,2002:") ? "!!" + text.dropFirst(18) : text
+        diagnostics.append(.error(
+            "unknown tag '\(shown)'; a manifest is plain data (tags allowed: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !secret, !replace)",
+            at: location(line: line, column: column)))
+        return .none
+    }
+
+    static func displayTag(_ tag: YAMLTag) -> String {
+        switch tag {
+        case .none, .nonSpecific: "!"
+        case .string: "!!str"
+        case .int: "!!int"
+        case .float: "!!float"
+        case .bool: "!!bool"
+        case .null: "!!null"
+        case .map: "!!map"
+        case .seq: "!!seq"
+        case .merge: "!!merge"
+        case .secret: "!secret"
+        case .replace: "!replace"
+        case .placeholder: "!"
+        }
+    }
+
+    /// A positioned diagnostic for libyaml's error, with its context as a note.
+    private func parserError(_ parser: yaml_parser_t, _ buffer: UnsafeBufferPointer<UInt8>) -> Diagnostic {
+        let problem = parser.problem.map { String(cString: $0) } ?? "unknown error"
+        switch parser.error {
+        case YAML_MEMORY_ERROR:
+            return .error("libyaml ran out of memory", at: SourceLocation(file: file, line: 1, column: 1))
+        case YAML_READER_ERROR:
+            let offset = min(Int(parser.problem_offset), buffer.count)
+            let at = Self.location(ofByte: offset, in: buffer, file: file)
+            let value = Int(parser.problem_value)
+            let message: String
+            if problem.hasPrefix("control characters") {
+                message = value == 0
+                    ? "NUL byte is not allowed in YAML"
+                    : "control character U+\(String(value, radix: 16, uppercase: true).leftPadded(to: 4)) is not allowed in YAML"
+            } else if value >= 0 && problem.contains("UTF-8") {
+                message = "invalid UTF-8: \(problem) (byte 0x\(String(value, radix: 16, uppercase: true).leftPadded(to: 2)))"
+            } else {
+                message = "invalid UTF-8: \(problem)"
+            }
+            return .error(message, at: at)
+        default:
+            var message = problem
+            let index = Int(parser.problem_mark.index)
+            if index < buffer.count {
+                switch buffer[index] {
+                case UInt8(ascii: "\t"): message += " (tabs cannot indent YAML; use spaces)"
+                case UInt8(ascii: "{") where index > 0 && buffer[index - 1] == UInt8(ascii: "$"):
+                    message += " (inside { } or [ ], quote a value that holds '${…}')"
+                case UInt8(ascii: "%"), UInt8(ascii: "@"), UInt8(ascii: "`"):
+                    if problem.contains("cannot start any token") {
+                        message += " (quote a value that starts with '\(Character(Unicode.Scalar(buffer[index])))')"
+                    }
+                default: break
+                }
+            }
+            var notes: [Diagnostic.Note] = []
+            if let context = parser.context.map({ String(cString: $0) }) {
+                notes.append(Diagnostic.Note(context, at: location(parser.context_mark)))
+            }
+            return .error(message, at: location(parser.problem_mark), notes: notes)
+        }
+    }
+
+    /// The line and column (in characters) of a byte offset.
+    static func location(ofByte offset: Int, in buffer: UnsafeBufferPointer<UInt8>, file: String) -> SourceLocation {
+        var line = 1, column = 1
+        for byte in buffer[..<offset] {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return SourceLocation(file: file, line: line, column: column)
+    }
+}
+
+/// The keys seen so far in one mapping: a linear scan while small, a dictionary once large.
+/// Positions are indices into the scratch stack the mapping's pairs wait on, from `start` on.
+struct KeySet {
+    private var index: [String: Int]?
+
+    /// Each key's position, once the mapping has enough keys to index them.
+    var positions: [String: Int]? { index }
+
+    func firstLine(of key: String, in pairs: MoveStack<YAMLPair>, from start: Int) -> Int32? {
+        if let index {
+            return index[key].map { pairs[$0].key.line }
+        }
+        for position in start..<pairs.count {
+            let pairKey = pairs[position].key
+            if case .scalar(let text, _) = pairKey.content, text == key { return pairKey.line }
+        }
+        return nil
+    }
+
+    mutating func insert(_ key: String, at position: Int, in pairs: MoveStack<YAMLPair>, from start: Int) {
+        if index != nil {
+            index![key] = position
+        } else if pairs.count - start >= 8 {
+            var built = [String: Int](minimumCapacity: 64)
+            for i in start..<pairs.count {
+                if case .scalar(let text, _) = pairs[i].key.content, built[text] == nil { built[text] = i }
+            }
+            built[key] = position
+            index = built
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

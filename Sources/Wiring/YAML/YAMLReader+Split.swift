@@ -1,0 +1,161 @@
+extension YAMLReader {
+    /// How many pieces a large section is cut into: enough that the thread that finishes first
+    /// takes over pieces the other has not started, so that a slower processor does not hold
+    /// the load up.
+    static let splitPieces = 16
+
+    /// What reading one piece gave.
+    private struct PieceRead<Consumer: YAMLSectionConsumer>: Sendable {
+        var number: Int
+        var root: YAMLNode?
+        var consumer: Consumer
+        var diagnostics: [Diagnostic]
+        var check: TreeBuilder.SplitCheck
+        var expandedNodes: Int
+    }
+
+    /// Reads the file with its streamed section cut into pieces (``SectionCut``). This thread
+    /// reads everything but the pieces (the head), another thread reads pieces from the first
+    /// on, and this one, once done with the head, reads pieces from the last back. The pieces'
+    /// entries then join the section's first ones, in order.
+    ///
+    /// - Parameters:
+    ///   - pieces: How many pieces to cut the section into, at most.
+    ///   - minimumPiece: The smallest piece worth cutting, in bytes.
+    /// - Returns: Exactly what reading on one thread gives, or `nil`, having given `consumer`
+    ///   nothing, when it might not be: the section could not be cut, a cut fell inside an
+    ///   entry, an alias crossed a cut, a key is repeated across one, or a part found a problem
+    ///   (reading the whole file reports problems in their usual order).
+    static func readSplit<Consumer: YAMLSectionConsumer>(
+        _ bytes: [UInt8], file: String, limits: YAMLLimits, section: String, pieces: Int, minimumPiece: Int,
+        into consumer: inout Consumer
+    ) -> YAMLReadResult? {
+        guard let cut = bytes.withUnsafeBufferPointer({
+            SectionCut($0, section: section, pieces: pieces, minimumPiece: minimumPiece)
+        }) else { return nil }
+        let queue = Locked((front: 0, back: cut.cuts.count))
+        let empty = consumer.emptyCopy()
+        let other = OtherThread { () -> [PieceRead<Consumer>] in
+            var seed: [String: TreeBuilder.Anchor] = [:]
+            if cut.prefixHasAnchors {
+                var prefix = TreeBuilder(file: file, limits: limits, pipelined: false)
+                bytes.withUnsafeBufferPointer { prefix.run(UnsafeBufferPointer(rebasing: $0[..<cut.keyStart])) }
+                // The head reports what is wrong before the section, and the whole file is read again.
+                guard prefix.diagnostics.isEmpty else { return [] }
+                seed = prefix.anchors
+            }
+            var read: [PieceRead<Consumer>] = []
+            while let number = queue.withLock({ (queue) -> Int? in
+                guard queue.front < queue.back else { return nil }
+                queue.front += 1
+                return queue.front - 1
+            }) {
+                read.append(readPiece(number, of: bytes, file: file, limits: limits, cut: cut, seed: seed, into: empty))
+            }
+            return read
+        }
+
+        var head = TreeBuilder(file: file, limits: limits, pipelined: false, part: .head(cut))
+        head.streamedSection = section
+        var headConsumer = consumer.emptyCopy()
+        withoutActuallyEscaping({ headConsumer.consume($0) }) { consume in
+            head.consume = consume
+            bytes.withUnsafeBufferPointer { head.run($0) }
+            head.consume = nil
+        }
+        var read: [PieceRead<Consumer>] = []
+        if !head.split.broken {
+            while let number = queue.withLock({ (queue) -> Int? in
+                guard queue.front < queue.back else { return nil }
+                queue.back -= 1
+                return queue.back
+            }) {
+                read.append(readPiece(
+                    number, of: bytes, file: file, limits: limits, cut: cut, seed: head.split.anchorsBeforeSection,
+                    into: empty))
+            }
+        } else {
+            // Nothing is kept: the other thread need not start more pieces.
+            queue.withLock { $0.back = $0.front }
+        }
+        read += other.join()
+        read.sort { $0.number < $1.number }
+
+        guard var root = head.root, !head.split.broken, head.diagnostics.isEmpty, read.count == cut.cuts.count,
+              join(read, into: &root, head: head, section: section, limits: limits)
+        else { return nil }
+        consumer.append(headConsumer)
+        for piece in read { consumer.append(piece.consumer) }
+        return YAMLReadResult(root: root, diagnostics: [], readSplit: true)
+    }
+
+    /// Reads piece `number`, resolving aliases it cannot resolve itself from `seed`.
+    private static func readPiece<Consumer: YAMLSectionConsumer>(
+        _ number: Int, of bytes: [UInt8], file: String, limits: YAMLLimits, cut: SectionCut,
+        seed: [String: TreeBuilder.Anchor], into empty: Consumer
+    ) -> PieceRead<Consumer> {
+        var consumer = empty
+        var builder = TreeBuilder(file: file, limits: limits, pipelined: false, part: .piece(cut, number: number))
+        builder.split.seed = seed
+        withoutActuallyEscaping({ consumer.consume($0) }) { consume in
+            builder.consume = consume
+            bytes.withUnsafeBufferPointer { builder.run($0) }
+            builder.consume = nil
+        }
+        return PieceRead(
+            number: number, root: builder.root, consumer: consumer, diagnostics: builder.diagnostics,
+            check: builder.split, expandedNodes: builder.expandedNodes)
+    }
+
+    /// Checks that the pieces read what the whole file holds at their place, and appends their
+    /// entries to the section in the head's tree; `false` when they might not.
+    private static func join<Consumer>(
+        _ pieces: [PieceRead<Consumer>], into root: inout YAMLNode, head: TreeBuilder, section: String, limits: YAMLLimits
+    ) -> Bool {
+        var expanded = head.expandedNodes
+        // Anchors defined in the section so far: a piece that took one of these names from
+        // before the section missed the later definition.
+        var definedInSection = head.split.anchorsInSection
+        for piece in pieces {
+            guard piece.root != nil, !piece.check.broken, piece.diagnostics.isEmpty,
+                  piece.check.seedUses.isDisjoint(with: definedInSection) else { return false }
+            expanded += piece.expandedNodes
+            definedInSection.formUnion(piece.check.definedAnchors)
+        }
+        // Aliases after the section would have seen the pieces' anchors.
+        guard expanded <= limits.maxAliasExpansion,
+              definedInSection.isDisjoint(with: head.split.aliasesAfterCut),
+              case .mapping(var top) = root.content,
+              let index = top.firstIndex(where: { $0.key.scalar == section }),
+              case .mapping(var entries) = top[index].value.content else { return false }
+
+        // No key may repeat one of an earlier part. Each part indexed its keys once it had a
+        // few; a short part is indexed here.
+        var keys = head.split.sectionKeys ?? Self.index(entries)
+        for piece in pieces {
+            guard case .mapping(let later)? = piece.root?.content else { return false }
+            for pair in later {
+                if let key = pair.key.scalar, keys.updateValue(0, forKey: key) != nil { return false }
+            }
+        }
+
+        // Released from the tree first, so that appending does not copy them.
+        root.content = .sequence([])
+        top[index].value.content = .sequence([])
+        for piece in pieces {
+            if case .mapping(let later)? = piece.root?.content { entries += later }
+        }
+        top[index].value.content = .mapping(entries)
+        root.content = .mapping(top)
+        return true
+    }
+
+    /// The scalar keys of `pairs`.
+    private static func index(_ pairs: [YAMLPair]) -> [String: Int] {
+        var keys: [String: Int] = [:]
+        for pair in pairs {
+            if let key = pair.key.scalar { keys[key] = 0 }
+        }
+        return keys
+    }
+}
