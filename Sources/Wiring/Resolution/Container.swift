@@ -75,8 +75,9 @@ public final class Container: Sendable {
     /// Loads the manifest at `path` (with its imports and overlay files) and builds a container
     /// from it with the chosen contexts applied.
     ///
-    /// On a machine with more than one processor, a large file (from 128 KiB) is parsed on a
-    /// second thread while this one builds the tree, and a large manifest (from 500 services) is
+    /// On a machine with more than one processor, a large file (from 128 KiB) is read by two
+    /// threads: its `services:` section in pieces when it can be cut cleanly, or else parsed on
+    /// one thread while the other builds the tree. A large manifest (from 500 services) is
     /// validated on a second thread while this one binds it. The container, its diagnostics and
     /// the errors thrown are the same as one thread would give.
     ///
