@@ -47,8 +47,8 @@ struct TreeBuilder {
         var broken = false
         /// The head: the section closed past the cut, so what follows is the file's remainder.
         var passedCut = false
-        /// The section's keys (at a piece's root) with their positions, kept when it closed
-        /// once it had enough of them to index.
+        /// The head: the section's keys with their positions, kept when it closed once it had
+        /// enough of them to index.
         var sectionKeys: [String: Int]?
         /// The head: anchors defined inside the section before the cut.
         var anchorsInSection: Set<String> = []
@@ -95,13 +95,13 @@ struct TreeBuilder {
     /// The section's key line (the head) and the column of its entries.
     private let sectionKeyLine: Int32
     private let sectionIndent: Int
-    /// Lines of the file before the first byte libyaml reads (the second half's start).
+    /// Lines of the file before the first byte libyaml reads (a piece's start).
     private let lineBase: Int
-    /// Where libyaml's input skips the section's second half (the head's cut), and how many
-    /// lines it skips: marks from there on are that many lines further down the file.
+    /// Where libyaml's input skips the section's pieces (the head's cut), and how many lines it
+    /// skips: marks from there on are that many lines further down the file.
     private let gapIndex: Int
     private let gapLines: Int
-    /// Levels of nesting above this builder's root (the second half's entries are one deep).
+    /// Levels of nesting above this builder's root (a piece's entries are one deep).
     private let depthBase: Int
     var split = SplitCheck()
 
@@ -167,6 +167,15 @@ struct TreeBuilder {
         }
     }
 
+    /// Runs over `buffer`, handing each entry of the streamed section to `consumer`.
+    mutating func run<Consumer: YAMLSectionConsumer>(_ buffer: UnsafeBufferPointer<UInt8>, feeding consumer: inout Consumer) {
+        withoutActuallyEscaping({ consumer.consume($0) }) { consume in
+            self.consume = consume
+            run(buffer)
+            self.consume = nil
+        }
+    }
+
     /// Builds the tree from the events `parser` gives, on this thread.
     private mutating func parse(_ parser: inout yaml_parser_t, _ buffer: UnsafeBufferPointer<UInt8>) {
         var event = yaml_event_t()
@@ -213,11 +222,7 @@ struct TreeBuilder {
 
     /// Handles one event; `false` stops reading after a fatal problem.
     private mutating func handle(_ event: yaml_event_t) -> Bool {
-        if role == .head, !split.passedCut, !headEventFits(event) {
-            split.broken = true
-            return false
-        }
-        if role == .piece, !pieceEventFits(event) {
+        if role != .whole, !split.passedCut, !eventFitsBeforeCut(event) {
             split.broken = true
             return false
         }
@@ -398,31 +403,24 @@ struct TreeBuilder {
         return anchor
     }
 
-    /// Whether an event the head reads before the section closes is one the whole file has at
-    /// the same place. Everything but the section's end must lie before the cut, so the cut
-    /// falls between entries, outside any scalar or flow collection. The ends of collections
-    /// written by indentation come with the next line of less indentation, which for the last
-    /// entries is past the gap; the section's own end must be past it.
-    private mutating func headEventFits(_ event: yaml_event_t) -> Bool {
+    /// Whether an event the head reads before the section closes, or a piece reads, is one the
+    /// whole file has at the same place. Everything must lie before `cutIndex` (the head's cut,
+    /// or the piece's end), so that a cut falls between entries, outside any scalar or flow
+    /// collection, and no value is placed at the cut: libyaml places a complex key's missing
+    /// value (`? key` with no `:`) at the next token, which in the whole file is the next
+    /// entry's key. The ends of collections written by indentation are the exception: they come
+    /// with the next line of less indentation, which for the last entries is past the cut. The
+    /// head's section itself must end past its cut, where the file goes on after the pieces.
+    private mutating func eventFitsBeforeCut(_ event: yaml_event_t) -> Bool {
         let isEnd = event.type == YAML_MAPPING_END_EVENT || event.type == YAML_SEQUENCE_END_EVENT
-        if isEnd && stack.count == 2 && stack[1].isStreamed {
+        if role == .head && isEnd && stack.count == 2 && stack[1].isStreamed {
             guard event.start_mark.index >= cutIndex else { return false }
             split.passedCut = true
             return true
         }
         if isEnd, let top = stack.last, !top.isFlow { return true }
+        if event.type == YAML_DOCUMENT_END_EVENT { return true }
         return event.start_mark.index < cutIndex && event.end_mark.index <= cutIndex
-    }
-
-    /// Whether an event a piece reads is one the whole file has at the same place: nothing but
-    /// the end of a collection written by indentation may come at the piece's end. An empty
-    /// value there (`key:` with nothing after it, last in the piece) would be placed at the
-    /// end, where the whole file places it at the next entry's key.
-    private func pieceEventFits(_ event: yaml_event_t) -> Bool {
-        let isEnd = event.type == YAML_MAPPING_END_EVENT || event.type == YAML_SEQUENCE_END_EVENT
-        if isEnd, let top = stack.last, !top.isFlow { return true }
-        return event.type == YAML_STREAM_END_EVENT || event.type == YAML_DOCUMENT_END_EVENT
-            || event.start_mark.index < cutIndex
     }
 
     /// Whether the section's mapping opens as the cut expects: by indentation, with no anchor,
@@ -438,12 +436,12 @@ struct TreeBuilder {
     }
 
     /// Whether the section's mapping closes in a way the other parts can follow: no merge key
-    /// (it would merge into one part only). Its keys are kept, to find any a later piece
+    /// (it would merge into one part only). The head keeps its keys, to find any a piece
     /// repeats.
     private mutating func sectionCloses(_ frame: Frame) -> Bool {
         guard role != .whole else { return true }
         guard frame.merges.isEmpty else { return false }
-        split.sectionKeys = frame.keys.positions
+        if role == .head { split.sectionKeys = frame.keys.positions }
         return true
     }
 

@@ -33,7 +33,7 @@ extension YAMLReader {
         guard let cut = bytes.withUnsafeBufferPointer({
             SectionCut($0, section: section, pieces: pieces, minimumPiece: minimumPiece)
         }) else { return nil }
-        let queue = Locked((front: 0, back: cut.cuts.count))
+        let queue = PieceQueue(count: cut.cuts.count)
         let empty = consumer.emptyCopy()
         let other = OtherThread { () -> [PieceRead<Consumer>] in
             var seed: [String: TreeBuilder.Anchor] = [:]
@@ -45,11 +45,7 @@ extension YAMLReader {
                 seed = prefix.anchors
             }
             var read: [PieceRead<Consumer>] = []
-            while let number = queue.withLock({ (queue) -> Int? in
-                guard queue.front < queue.back else { return nil }
-                queue.front += 1
-                return queue.front - 1
-            }) {
+            while let number = queue.takeFirst() {
                 read.append(readPiece(number, of: bytes, file: file, limits: limits, cut: cut, seed: seed, into: empty))
             }
             return read
@@ -58,25 +54,17 @@ extension YAMLReader {
         var head = TreeBuilder(file: file, limits: limits, pipelined: false, part: .head(cut))
         head.streamedSection = section
         var headConsumer = consumer.emptyCopy()
-        withoutActuallyEscaping({ headConsumer.consume($0) }) { consume in
-            head.consume = consume
-            bytes.withUnsafeBufferPointer { head.run($0) }
-            head.consume = nil
-        }
+        bytes.withUnsafeBufferPointer { head.run($0, feeding: &headConsumer) }
         var read: [PieceRead<Consumer>] = []
         if !head.split.broken {
-            while let number = queue.withLock({ (queue) -> Int? in
-                guard queue.front < queue.back else { return nil }
-                queue.back -= 1
-                return queue.back
-            }) {
+            while let number = queue.takeLast() {
                 read.append(readPiece(
                     number, of: bytes, file: file, limits: limits, cut: cut, seed: head.split.anchorsBeforeSection,
                     into: empty))
             }
         } else {
             // Nothing is kept: the other thread need not start more pieces.
-            queue.withLock { $0.back = $0.front }
+            queue.close()
         }
         read += other.join()
         read.sort { $0.number < $1.number }
@@ -97,11 +85,7 @@ extension YAMLReader {
         var consumer = empty
         var builder = TreeBuilder(file: file, limits: limits, pipelined: false, part: .piece(cut, number: number))
         builder.split.seed = seed
-        withoutActuallyEscaping({ consumer.consume($0) }) { consume in
-            builder.consume = consume
-            bytes.withUnsafeBufferPointer { builder.run($0) }
-            builder.consume = nil
-        }
+        bytes.withUnsafeBufferPointer { builder.run($0, feeding: &consumer) }
         return PieceRead(
             number: number, root: builder.root, consumer: consumer, diagnostics: builder.diagnostics,
             check: builder.split, expandedNodes: builder.expandedNodes)
@@ -157,5 +141,38 @@ extension YAMLReader {
             if let key = pair.key.scalar { keys[key] = 0 }
         }
         return keys
+    }
+}
+
+/// The pieces not yet read, taken from the first on by one thread and from the last back by
+/// the other.
+private struct PieceQueue: Sendable {
+    private let bounds: Locked<(front: Int, back: Int)>
+
+    init(count: Int) {
+        bounds = Locked((front: 0, back: count))
+    }
+
+    /// The first piece no thread has taken, if any.
+    func takeFirst() -> Int? {
+        bounds.withLock { bounds in
+            guard bounds.front < bounds.back else { return nil }
+            bounds.front += 1
+            return bounds.front - 1
+        }
+    }
+
+    /// The last piece no thread has taken, if any.
+    func takeLast() -> Int? {
+        bounds.withLock { bounds in
+            guard bounds.front < bounds.back else { return nil }
+            bounds.back -= 1
+            return bounds.back
+        }
+    }
+
+    /// Leaves no piece to take.
+    func close() {
+        bounds.withLock { $0.back = $0.front }
     }
 }

@@ -113,11 +113,7 @@ package enum YAMLReader {
         }
         var builder = TreeBuilder(file: file, limits: limits, pipelined: pipelining.pipelines(toBytes: bytes.count))
         builder.streamedSection = section
-        withoutActuallyEscaping({ consumer.consume($0) }) { consume in
-            builder.consume = consume
-            bytes.withUnsafeBufferPointer { builder.run($0) }
-            builder.consume = nil
-        }
+        bytes.withUnsafeBufferPointer { builder.run($0, feeding: &consumer) }
         return YAMLReadResult(root: builder.root, diagnostics: builder.diagnostics)
     }
 
