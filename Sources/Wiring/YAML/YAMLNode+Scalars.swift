@@ -13,6 +13,12 @@ extension YAMLNode {
     /// asks for a type the text is not.
     package var resolvedScalar: YAMLScalarValue? {
         guard case .scalar(let text, let style) = content else { return nil }
+        return Self.resolve(text, style: style, tag: tag)
+    }
+
+    /// A scalar's typed value from its text, how it was written and its tag (see
+    /// ``resolvedScalar``).
+    package static func resolve(_ text: String, style: YAMLScalarStyle, tag: YAMLTag) -> YAMLScalarValue? {
         switch tag {
         case .string, .nonSpecific, .secret: return .string(text)
         case .int: return Self.parseInt(text).map(YAMLScalarValue.int)
@@ -23,7 +29,7 @@ extension YAMLNode {
         case .placeholder: return .null
         case .none:
             guard style.isPlain else { return .string(text) }
-            return Self.resolvePlain(text)
+            return resolvePlain(text)
         }
     }
 

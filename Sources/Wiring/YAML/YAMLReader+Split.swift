@@ -82,7 +82,8 @@ extension YAMLReader {
         _ number: Int, of bytes: [UInt8], file: String, limits: YAMLLimits, cut: SectionCut,
         seed: [String: TreeBuilder.Anchor], into empty: Consumer
     ) -> PieceRead<Consumer> {
-        var consumer = empty
+        // A copy of its own: a consumer may keep what it decodes in storage that copies share.
+        var consumer = empty.emptyCopy()
         var builder = TreeBuilder(file: file, limits: limits, pipelined: false, part: .piece(cut, number: number))
         builder.split.seed = seed
         bytes.withUnsafeBufferPointer { builder.run($0, feeding: &consumer) }

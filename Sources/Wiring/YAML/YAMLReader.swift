@@ -56,7 +56,8 @@ package enum YAMLPipelining: Sendable {
 package protocol YAMLSectionConsumer: Sendable {
     /// Receives the next entry.
     mutating func consume(_ entry: YAMLPair)
-    /// A consumer of the same kind that has received nothing.
+    /// A consumer of the same kind that has received nothing, sharing no storage with this
+    /// one: each piece gets one of its own, and pieces are read on two threads at once.
     func emptyCopy() -> Self
     /// Takes over what `later` received, all of which follows what this consumer received.
     mutating func append(_ later: consuming Self)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Wiring
 
@@ -95,5 +96,87 @@ struct ManifestValueTests {
         } throws: { error in
             (error as? ManifestError)?.diagnostics.map(\.headline) == ["s.yaml:3:9: error: missing key 'levl'; did you mean 'level'?"]
         }
+    }
+
+    /// Values the loader reads are kept in a flat store, not as YAML nodes: every kind, nested
+    /// collections, long and non-ASCII scalars, tags and positions read as they were written.
+    @Test func valuesReadFromAFileKeepTheirKindsTextTagsAndPositions() throws {
+        let long = String(repeating: "0123456789", count: 9)
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            x-long: &long "\(long)"
+            parameters:
+              base: https://example.com
+              nested: { list: [1, two, 3.5, null, true], "clé": ünïcode }
+            services:
+              A:
+                factory: a
+                args:
+                  port: 8080
+                  name: "8080"
+                  url: "$(base)/a"
+                  home: ${WIRING_TEST_UNSET:-/tmp}
+                  password: !secret hunter2
+                  long: *long
+                  again: *long
+                  list: [a, [b, c], { d: e }]
+                  empty: {}
+                  none:
+              B:
+                factory: b
+                args: { plain: text, quoted: 'no $ here' }
+            """)
+        let manifest = try ManifestLoader(environment: [:]).load(path)
+        let args = try #require(manifest.service("A")?.args)
+        #expect(args.keys == ["port", "name", "url", "home", "password", "long", "again", "list", "empty", "none"])
+        #expect(args.count == 10)
+        #expect(try args.decode("port", as: Int.self) == 8080)
+        #expect(try args.decode("name", as: String.self) == "8080")
+        guard case .template(let url)? = args["url"]?.kind, case .template(let home)? = args["home"]?.kind else {
+            Issue.record("references are templates")
+            return
+        }
+        #expect(url.parameters == ["base"])
+        #expect(home.environmentVariables == ["WIRING_TEST_UNSET"])
+        let password = try #require(args["password"])
+        #expect(password.isSecret)
+        #expect(password.description == "<redacted>")
+        #expect(try args.decode("long", as: String.self) == long)
+        #expect(try args.decode("again", as: String.self) == long)
+        #expect(args["list"]?.description == "[a, [b, c], {d: e}]")
+        guard case .map(let empty)? = args["empty"]?.kind else {
+            Issue.record("an empty mapping is a mapping")
+            return
+        }
+        #expect(empty.count == 0)
+        guard case .null? = args["none"]?.kind else {
+            Issue.record("a key with no value is null")
+            return
+        }
+        #expect(args["missing"] == nil)
+        // Positions: the mapping, each key, each value, nested ones included.
+        #expect(args.location.line == 10 && args.location.column == 7)
+        let port = try #require(args.entries.first)
+        #expect(port.keyLocation.line == 10 && port.keyLocation.column == 7)
+        #expect(port.value.location.line == 10 && port.value.location.column == 13)
+        guard case .list(let list)? = args["list"]?.kind, case .list(let inner) = list[1].kind else {
+            Issue.record("lists nest")
+            return
+        }
+        #expect(inner[1].location.line == 17 && inner[1].location.column == 21)
+        // What may hold a reference, asked of the whole mapping and of each value.
+        #expect(args.mayHoldReferences)
+        #expect(args["url"]?.mayHoldReferences == true)
+        #expect(args["list"]?.mayHoldReferences == false)
+        #expect(manifest.service("B")?.args?.mayHoldReferences == true)
+        #expect(manifest.service("B")?.args?["plain"]?.mayHoldReferences == false)
+
+        let nested = try #require(manifest.parameter("nested")?.value)
+        guard case .map(let map) = nested.kind else {
+            Issue.record("a parameter mapping is a mapping")
+            return
+        }
+        #expect(try map.decode("clé", as: String.self) == "ünïcode")
+        #expect(map["list"]?.description == "[1, two, 3.5, null, true]")
     }
 }

@@ -168,4 +168,29 @@ struct SplitReaderTests {
         #expect(!pieces.split)
         #expect(pieces.text.contains("aliases expand to more than 500 nodes"))
     }
+
+    /// Each piece keeps the values it decodes in a store of its own (the two threads never
+    /// write one store), and every service's values read as written, whichever piece held it.
+    @Test func theValuesOfEveryPieceReadAsWritten() throws {
+        let text = prefix + services(0..<3_000) { index in
+            index % 3 == 0 ? "    names:\n      replica: { args: { url: \"http://r/\(index)\", weight: \(index) } }\n" : ""
+        }
+        #expect(text.utf8.count >= YAMLPipelining.threshold, "large enough that the loader reads it in pieces")
+        let manifest = try ManifestLoader(environment: [:]).load(try TestSupport.temporaryFile(text))
+        #expect(manifest.services.count == 3_000)
+        for (index, service) in manifest.services.enumerated() {
+            let args = try #require(service.args)
+            #expect(try args.decode("url", as: String.self) == "http://h/\(index)")
+            #expect(try args.decode("tags", as: [String].self) == ["a", "b"])
+            // Four lines a service, two more for every third one's names.
+            let keyLine = 6 + 4 * index + 2 * ((index + 2) / 3)
+            #expect(service.location.line == keyLine)
+            #expect(args.location.line == keyLine + 3 && args.location.column == 11)
+            if index % 3 == 0 {
+                let replica = try #require(service.variant(named: "replica")?.args)
+                #expect(try replica.decode("url", as: String.self) == "http://r/\(index)")
+                #expect(try replica.decode("weight", as: Int.self) == index)
+            }
+        }
+    }
 }

@@ -24,6 +24,8 @@ extension String {
 package struct ManifestFileDecoder: YAMLSectionConsumer {
     package let file: String
     private let fileID: UInt32
+    /// Where the values read from this file (or piece) are kept.
+    private let values: ValueStore
     package private(set) var diagnostics: [Diagnostic] = []
     /// The environment `${NAME}` references are checked against.
     private let environment: [String: String]
@@ -37,6 +39,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         self.file = file
         self.environment = environment
         fileID = SourceFileTable.intern(file)
+        values = ValueStore(fileID: fileID)
     }
 
     private func location(_ node: YAMLNode) -> SourceLocation {
@@ -64,6 +67,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     /// Takes over the services, problems and references `later` decoded, which follow this
     /// decoder's in the file.
     package mutating func append(_ later: consuming ManifestFileDecoder) {
+        later.values.seal()
         streamedServices += later.streamedServices
         diagnostics += later.diagnostics
         parameterReferences += later.parameterReferences
@@ -125,6 +129,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
             }
         }
         manifest.parameterReferences = parameterReferences
+        values.seal()
         return manifest
     }
 
@@ -210,7 +215,10 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
             return (nil, ContextDefinition(name: name, location: start, services: [], parameters: [], added: []))
         }
         currentContext = name
-        defer { currentContext = nil }
+        defer {
+            currentContext = nil
+            values.seal()
+        }
         let fields = self.fields(of: root, schema: ManifestSchema.overlay, in: "overlay file for context '\(name)'")
         var version: Located<Int>?
         if let node = fields["wiring"], case .int(let number) = node.resolvedScalar, ManifestSchema.supportedVersions.contains(number) {
@@ -361,9 +369,9 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
 
     private mutating func map(_ node: YAMLNode, _ what: @autoclosure () -> String) -> ManifestMap? {
         if node.tag == .placeholder { return nil }
-        if case .mapping(let pairs) = node.content {
+        if case .mapping = node.content {
             let references = check(node)
-            return ManifestMap(pairs: pairs, references: references, at: location(node))
+            return ManifestMap(store: values, index: values.append(node), references: references)
         }
         if node.resolvedScalar == .null { return ManifestMap([], at: location(node)) }
         error("\(what()) must be a mapping, found \(node.kindDescription)", at: node)
@@ -373,7 +381,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     /// Any node as a ``ManifestValue``, checked now and decoded when read.
     private mutating func value(_ node: YAMLNode) -> ManifestValue {
         check(node)
-        return ManifestValue(node: node, fileID: fileID)
+        return ManifestValue(store: values, index: values.append(node))
     }
 
     /// Checks a value's keys and templates, recording every template for validation; returns

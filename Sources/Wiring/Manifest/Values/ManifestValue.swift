@@ -21,10 +21,11 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
         case map(ManifestMap)
     }
 
-    /// Where the value comes from: the YAML node the loader read (decoded when asked for, so
-    /// loading a large manifest does not build every value twice), or a kind built in code.
+    /// Where the value comes from: the store of the file the loader read (decoded when asked
+    /// for, so loading a large manifest does not build every value twice), or a kind built in
+    /// code.
     private enum Source: Sendable {
-        case node(YAMLNode)
+        case stored(ValueStore, ValueStore.Index)
         case built(Kind)
     }
 
@@ -49,39 +50,19 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
         self.isInterpolated = isInterpolated
     }
 
-    /// A value read from a YAML node of the file `fileID`, already checked by the loader.
-    package init(node: YAMLNode, fileID: UInt32) {
-        source = .node(node)
-        location = SourceLocation(fileID: fileID, line: Int(node.line), column: Int(node.column))
-        isSecret = node.tag == .secret
+    /// A value the loader read and checked, at `index` of its file's `store`.
+    package init(store: ValueStore, index: ValueStore.Index) {
+        source = .stored(store, index)
+        location = store.location(index)
+        isSecret = store.tag(index) == .secret
         isInterpolated = false
     }
 
     /// The value.
     public var kind: Kind {
         switch source {
-        case .built(let kind): return kind
-        case .node(let node): return Self.kind(of: node, fileID: location.fileID)
-        }
-    }
-
-    private static func kind(of node: YAMLNode, fileID: UInt32) -> Kind {
-        switch node.content {
-        case .scalar(let text, _):
-            switch node.resolvedScalar ?? .string(text) {
-            case .null: return .null
-            case .bool(let flag): return .bool(flag)
-            case .int(let number): return .int(number)
-            case .double(let number): return .double(number)
-            case .string(let text):
-                // Malformed templates were reported when loading; here they read as text.
-                if let template = try? StringTemplate.parse(text) { return .template(template) }
-                return .string(text)
-            }
-        case .sequence(let elements):
-            return .list(elements.map { ManifestValue(node: $0, fileID: fileID) })
-        case .mapping(let pairs):
-            return .map(ManifestMap(pairs: pairs, at: SourceLocation(fileID: fileID, line: Int(node.line), column: Int(node.column))))
+        case .built(let kind): kind
+        case .stored(let store, let index): store.kind(index)
         }
     }
 
@@ -121,8 +102,8 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
     /// environment), nested ones included.
     func mayHold(environmentOnly: Bool) -> Bool {
         switch source {
-        case .node(let node):
-            return Self.mayHold(node, environmentOnly: environmentOnly)
+        case .stored(let store, let index):
+            return store.mayHold(index, environmentOnly: environmentOnly)
         case .built(let kind):
             switch kind {
             case .template(let template): return !environmentOnly || !template.environmentVariables.isEmpty
@@ -130,18 +111,6 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
             case .map(let map): return map.mayHold(environmentOnly: environmentOnly)
             default: return false
             }
-        }
-    }
-
-    /// Whether any scalar under `node` has a `$` (any reference needs one), or a `${` (a
-    /// reference to the environment needs that). A byte scan: nothing is parsed.
-    static func mayHold(_ node: YAMLNode, environmentOnly: Bool) -> Bool {
-        switch node.content {
-        case .scalar(let text, _):
-            guard environmentOnly else { return text.utf8.contains(UInt8(ascii: "$")) }
-            return ReferenceScan(scanning: text).contains(.environment)
-        case .sequence(let elements): return elements.contains { mayHold($0, environmentOnly: environmentOnly) }
-        case .mapping(let pairs): return pairs.contains { mayHold($0.value, environmentOnly: environmentOnly) }
         }
     }
 
@@ -176,8 +145,8 @@ public struct ManifestMap: Sendable {
     }
 
     private enum Source: Sendable {
-        /// Pairs of the file of `location`.
-        case pairs([YAMLPair], references: ReferenceScan?)
+        /// The mapping at `index` of a file's store.
+        case stored(ValueStore, ValueStore.Index, references: ReferenceScan?)
         case built([Entry])
     }
 
@@ -191,14 +160,14 @@ public struct ManifestMap: Sendable {
         self.location = location
     }
 
-    /// A mapping over YAML pairs the loader read and checked (keys are names), in the file of
-    /// `location`.
+    /// The mapping the loader read and checked (keys are names) at `index` of its file's
+    /// `store`.
     ///
     /// - Parameter references: What a scan of the pairs' scalars found, when the loader already
     ///   made one; without it, each question about references scans the pairs again.
-    package init(pairs: [YAMLPair], references: ReferenceScan? = nil, at location: SourceLocation) {
-        source = .pairs(pairs, references: references)
-        self.location = location
+    package init(store: ValueStore, index: ValueStore.Index, references: ReferenceScan? = nil) {
+        source = .stored(store, index, references: references)
+        location = store.location(index)
     }
 
     /// The entries, in source order.
@@ -206,14 +175,10 @@ public struct ManifestMap: Sendable {
         switch source {
         case .built(let entries):
             return entries
-        case .pairs(let pairs, _):
-            let fileID = location.fileID
-            return pairs.compactMap { pair in
-                guard let key = pair.key.scalar else { return nil }
-                return Entry(
-                    key: key,
-                    keyLocation: SourceLocation(fileID: fileID, line: Int(pair.key.line), column: Int(pair.key.column)),
-                    value: ManifestValue(node: pair.value, fileID: fileID))
+        case .stored(let store, let index, _):
+            return store.pairs(of: index).map { pair in
+                Entry(key: store.text(pair.key), keyLocation: store.location(pair.key),
+                      value: ManifestValue(store: store, index: pair.value))
             }
         }
     }
@@ -224,8 +189,8 @@ public struct ManifestMap: Sendable {
     func mayHold(environmentOnly: Bool) -> Bool {
         switch source {
         case .built(let entries): entries.contains { $0.value.mayHold(environmentOnly: environmentOnly) }
-        case .pairs(_, let scan?): environmentOnly ? scan.contains(.environment) : scan.contains(.dollar)
-        case .pairs(let pairs, nil): pairs.contains { ManifestValue.mayHold($0.value, environmentOnly: environmentOnly) }
+        case .stored(_, _, let scan?): environmentOnly ? scan.contains(.environment) : scan.contains(.dollar)
+        case .stored(let store, let index, nil): store.mayHold(index, environmentOnly: environmentOnly)
         }
     }
 
@@ -233,7 +198,7 @@ public struct ManifestMap: Sendable {
     public var count: Int {
         switch source {
         case .built(let entries): entries.count
-        case .pairs(let pairs, _): pairs.count
+        case .stored(let store, let index, _): store.count(index)
         }
     }
 
@@ -241,7 +206,7 @@ public struct ManifestMap: Sendable {
     public var keys: [String] {
         switch source {
         case .built(let entries): entries.map(\.key)
-        case .pairs(let pairs, _): pairs.compactMap(\.key.scalar)
+        case .stored(let store, let index, _): store.pairs(of: index).map { store.text($0.key) }
         }
     }
 
@@ -250,12 +215,9 @@ public struct ManifestMap: Sendable {
         switch source {
         case .built(let entries):
             return entries.first { $0.key == key }?.value
-        case .pairs(let pairs, _):
-            let fileID = location.fileID
-            for pair in pairs {
-                if case .scalar(let text, _) = pair.key.content, text == key {
-                    return ManifestValue(node: pair.value, fileID: fileID)
-                }
+        case .stored(let store, let index, _):
+            for pair in store.pairs(of: index) where store.scalar(pair.key, is: key) {
+                return ManifestValue(store: store, index: pair.value)
             }
             return nil
         }

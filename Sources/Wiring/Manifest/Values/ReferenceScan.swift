@@ -12,9 +12,14 @@ package struct ReferenceScan: OptionSet, Sendable {
 
     /// What `text` holds.
     package init(scanning text: String) {
+        self.init(scanning: text.utf8)
+    }
+
+    /// What a scalar's UTF-8 `bytes` hold.
+    package init<Bytes: Sequence<UInt8>>(scanning bytes: Bytes) {
         var found: UInt8 = 0
         var afterDollar = false
-        for byte in text.utf8 {
+        for byte in bytes {
             if afterDollar, byte == UInt8(ascii: "{") {
                 found = 3
                 break
