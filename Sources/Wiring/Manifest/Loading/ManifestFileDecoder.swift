@@ -370,8 +370,9 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     private mutating func map(_ node: YAMLNode, _ what: @autoclosure () -> String) -> ManifestMap? {
         if node.tag == .placeholder { return nil }
         if case .mapping = node.content {
-            let references = check(node)
-            return ManifestMap(store: values, index: values.append(node), references: references)
+            let store = values
+            let (index, references) = store.append(node, checking: &self)
+            return ManifestMap(store: store, index: index, references: references)
         }
         if node.resolvedScalar == .null { return ManifestMap([], at: location(node)) }
         error("\(what()) must be a mapping, found \(node.kindDescription)", at: node)
@@ -380,52 +381,42 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
 
     /// Any node as a ``ManifestValue``, checked now and decoded when read.
     private mutating func value(_ node: YAMLNode) -> ManifestValue {
-        check(node)
-        return ManifestValue(store: values, index: values.append(node))
+        let store = values
+        return ManifestValue(store: store, index: store.append(node, checking: &self).index)
+    }
+}
+
+/// The decoder checks the values it stores as the store copies them in: keys must be names, and
+/// every template is checked and its references recorded for validation.
+extension ManifestFileDecoder: ValueChecker {
+    package mutating func checkKey(_ key: YAMLNode) {
+        _ = self.key(key)
     }
 
-    /// Checks a value's keys and templates, recording every template for validation; returns
-    /// what its scalars hold of references.
-    @discardableResult
-    private mutating func check(_ node: YAMLNode) -> ReferenceScan {
-        switch node.content {
-        case .scalar(let text, _):
-            guard text.utf8.contains(UInt8(ascii: "$")) else { return [] }
-            guard case .string? = node.resolvedScalar else { return ReferenceScan(scanning: text) }
-            // The walk that checks the references also says whether one reads the environment.
-            var found: ReferenceScan = .dollar
-            do {
-                try StringTemplate.scan(text) { reference in
-                    switch reference {
-                    case .parameter(let name):
-                        parameterReferences.append(Located(String(name), at: location(node)))
-                    case .environment(let name, let fallback):
-                        found.insert(.environment)
-                        guard fallback == nil, environment[String(name)] == nil else { break }
-                        let place = currentContext.map { " (context '\($0)')" } ?? ""
-                        diagnostics.append(.warning(
-                            "environment variable '\(name)' is not set and has no default\(place); building a container will fail unless it is set",
-                            at: location(node)))
-                    case .literal:
-                        break
-                    }
+    package mutating func checkReferences(in text: String, of node: YAMLNode) -> ReferenceScan {
+        guard case .string? = node.resolvedScalar else { return ReferenceScan(scanning: text) }
+        // The walk that checks the references also says whether one reads the environment.
+        var found: ReferenceScan = .dollar
+        do {
+            try StringTemplate.scan(text) { reference in
+                switch reference {
+                case .parameter(let name):
+                    parameterReferences.append(Located(String(name), at: location(node)))
+                case .environment(let name, let fallback):
+                    found.insert(.environment)
+                    guard fallback == nil, environment[String(name)] == nil else { break }
+                    let place = currentContext.map { " (context '\($0)')" } ?? ""
+                    diagnostics.append(.warning(
+                        "environment variable '\(name)' is not set and has no default\(place); building a container will fail unless it is set",
+                        at: location(node)))
+                case .literal:
+                    break
                 }
-            } catch {
-                self.error(error.message, at: node)
-                return ReferenceScan(scanning: text)
             }
-            return found
-        case .sequence(let elements):
-            var found: ReferenceScan = []
-            for element in elements { found.formUnion(check(element)) }
-            return found
-        case .mapping(let pairs):
-            var found: ReferenceScan = []
-            for pair in pairs {
-                _ = key(pair.key)
-                found.formUnion(check(pair.value))
-            }
-            return found
+        } catch {
+            self.error(error.message, at: node)
+            return ReferenceScan(scanning: text)
         }
+        return found
     }
 }

@@ -48,34 +48,47 @@ package final class ValueStore: @unchecked Sendable {
         var bytes: ContiguousArray<UInt8> = []
         var longTexts: [String] = []
 
-        mutating func append(_ node: YAMLNode) -> Index {
+        /// Stores `node` and its subtree, handing `checker` each key and each scalar that holds a
+        /// `$`, and gathering in `found` what the scalars under it hold of references.
+        mutating func append<Checker: ValueChecker>(_ node: YAMLNode, checker: inout Checker, found: inout ReferenceScan) -> Index {
             let index = Index(slots.count)
             switch node.content {
             case .scalar(let text, let style):
                 let count = text.utf8.count
+                var holdsDollar = false
                 if count <= ValueStore.inlineLimit {
                     let start = Index(bytes.count)
-                    if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+                    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+                        holdsDollar = utf8.contains(UInt8(ascii: "$"))
+                        bytes.append(contentsOf: utf8)
+                    }
+                    if copied == nil {
+                        holdsDollar = text.utf8.contains(UInt8(ascii: "$"))
                         bytes.append(contentsOf: text.utf8)
                     }
                     slots.append(Slot(line: UInt32(node.line), column: UInt32(node.column), first: start, second: Index(count),
                                       shape: .scalar, style: style, tag: node.tag))
                 } else {
+                    holdsDollar = text.utf8.contains(UInt8(ascii: "$"))
                     slots.append(Slot(line: UInt32(node.line), column: UInt32(node.column), first: Index(longTexts.count),
                                       second: Index(count), shape: .longScalar, style: style, tag: node.tag))
                     longTexts.append(text)
                 }
+                if holdsDollar { found.formUnion(checker.checkReferences(in: text, of: node)) }
             case .sequence(let elements):
                 slots.append(Slot(line: UInt32(node.line), column: UInt32(node.column), first: Index(elements.count), second: 0,
                                   shape: .sequence, style: .plain, tag: node.tag))
-                for element in elements { _ = append(element) }
+                for element in elements { _ = append(element, checker: &checker, found: &found) }
                 slots[Int(index)].second = Index(slots.count)
             case .mapping(let pairs):
                 slots.append(Slot(line: UInt32(node.line), column: UInt32(node.column), first: Index(pairs.count), second: 0,
                                   shape: .mapping, style: .plain, tag: node.tag))
                 for pair in pairs {
-                    _ = append(pair.key)
-                    _ = append(pair.value)
+                    checker.checkKey(pair.key)
+                    // Keys are names, not values: what they hold is neither checked nor found.
+                    var unchecked = UncheckedValues(), ignored = ReferenceScan()
+                    _ = append(pair.key, checker: &unchecked, found: &ignored)
+                    _ = append(pair.value, checker: &checker, found: &found)
                 }
                 slots[Int(index)].second = Index(slots.count)
             }
@@ -96,9 +109,12 @@ package final class ValueStore: @unchecked Sendable {
 
     // MARK: - Filling
 
-    /// Stores `node` and everything under it; returns its place.
-    package func append(_ node: YAMLNode) -> Index {
-        storage.append(node)
+    /// Stores `node` and everything under it, checked by `checker` as it goes; returns its
+    /// place, and what its scalars hold of references.
+    package func append<Checker: ValueChecker>(_ node: YAMLNode, checking checker: inout Checker) -> (index: Index, references: ReferenceScan) {
+        var found = ReferenceScan()
+        let index = storage.append(node, checker: &checker, found: &found)
+        return (index, found)
     }
 
     /// Gives back the spare capacity the arrays grew with, once nothing more is stored.
@@ -244,4 +260,18 @@ package final class ValueStore: @unchecked Sendable {
             }
         }
     }
+}
+
+/// What checks the values a ``ValueStore`` takes in, in the same walk that copies them.
+package protocol ValueChecker {
+    /// Sees a key of a mapping being stored.
+    mutating func checkKey(_ key: YAMLNode)
+    /// Sees a scalar being stored whose text holds a `$`; returns what it holds of references.
+    mutating func checkReferences(in text: String, of scalar: YAMLNode) -> ReferenceScan
+}
+
+/// Stores values as they are: keys of mappings, which are names rather than values.
+private struct UncheckedValues: ValueChecker {
+    func checkKey(_ key: YAMLNode) {}
+    func checkReferences(in text: String, of scalar: YAMLNode) -> ReferenceScan { [] }
 }
