@@ -41,6 +41,14 @@ struct ManifestValueTests {
         #expect(try value(.list([value(.int(1)), value(.int(2))])).decode([Int].self) == [1, 2])
     }
 
+    @Test func durationTextIsDigitsThenAUnit() {
+        let parsed = ["500ms", "30s", "1.5m", "2h", "1d", "0.25s", "7"].map(Duration.parseSeconds)
+        #expect(parsed == [0.5, 30, 90, 7200, 86400, 0.25, nil])
+        for text in ["ms", "s", "", "5x", "1e3s", "-5s", "5 s", "５s", "5mss", "s5", "1,5m"] {
+            #expect(Duration.parseSeconds(text) == nil, "\(text)")
+        }
+    }
+
     @Test func hugeDurationsAreErrorsNotCrashes() throws {
         // Found by the fuzzer: ttl: 1e300 trapped converting to Int64.
         for value in [ManifestValue.Kind.double(1e300), .string("1e300s"), .string("99999999999999999999d"), .int(Int.max)] {

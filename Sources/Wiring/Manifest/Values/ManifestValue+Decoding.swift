@@ -134,16 +134,29 @@ extension Duration: ManifestDecodable {
         self = .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
-    /// Parses `500ms`, `30s`, `1.5m`, `2h`, `1d` into seconds.
+    /// Parses `500ms`, `30s`, `1.5m`, `2h`, `1d` into seconds: digits and dots, then a unit.
     package static func parseSeconds(_ text: String) -> Double? {
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
-        for (suffix, factor) in units where text.hasSuffix(suffix) {
-            let number = text.dropLast(suffix.count)
-            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-                  let amount = Double(number) else { continue }
-            return amount * factor
+        let bytes = text.utf8
+        guard let last = bytes.last else { return nil }
+        var unitLength = 1
+        let factor: Double
+        switch last {
+        case UInt8(ascii: "s"):
+            if bytes.count >= 2, bytes[bytes.index(bytes.endIndex, offsetBy: -2)] == UInt8(ascii: "m") {
+                (factor, unitLength) = (0.001, 2)
+            } else {
+                factor = 1
+            }
+        case UInt8(ascii: "m"): factor = 60
+        case UInt8(ascii: "h"): factor = 3600
+        case UInt8(ascii: "d"): factor = 86400
+        default: return nil
         }
-        return nil
+        let number = Substring(bytes.dropLast(unitLength))
+        guard !number.isEmpty,
+              number.utf8.allSatisfy({ ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }),
+              let amount = Double(number) else { return nil }
+        return amount * factor
     }
 }
 
