@@ -141,7 +141,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         guard let node = fields["custom"] else { return }
         for pair in pairs(node, "'custom' of 'scopes'") {
             guard let name = key(pair.key) else { continue }
-            let what = { "custom scope '\(name)'" }
+            func what() -> String { "custom scope '\(name)'" }
             if Scope(name).isBuiltIn {
                 error("custom scope '\(name)' has the name of a built-in scope", at: pair.key)
                 continue
@@ -155,7 +155,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     // MARK: - Services and contexts
 
     private mutating func service(_ key: String, _ pair: YAMLPair) -> ServiceDefinition {
-        let what = { "service '\(key)'" }
+        func what() -> String { "service '\(key)'" }
         let fields = self.fields(of: pair.value, schema: ManifestSchema.service, in: what())
         return ServiceDefinition(
             key: key,
@@ -172,7 +172,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     private mutating func names(_ node: YAMLNode, of service: String) -> [NamedVariant] {
         pairs(node, "'names' of service '\(service)'").compactMap { pair in
             guard let name = key(pair.key) else { return nil }
-            let what = { "named variant '\(name)' of service '\(service)'" }
+            func what() -> String { "named variant '\(name)' of service '\(service)'" }
             let fields = self.fields(of: pair.value, schema: ManifestSchema.namedVariant, in: what())
             return NamedVariant(
                 name: name,
@@ -230,7 +230,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     }
 
     private mutating func contextBody(_ name: String, fields: Fields, at location: SourceLocation) -> ContextDefinition {
-        let what = { "context '\(name)'" }
+        func what() -> String { "context '\(name)'" }
         var overrides: [ServiceOverride] = []
         if let node = fields["services"] {
             for entry in pairs(node, "'services' of \(what())") {
@@ -250,7 +250,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     }
 
     private mutating func override(_ key: String, _ pair: YAMLPair, context: String) -> ServiceOverride {
-        let what = { "the override of '\(key)' in context '\(context)'" }
+        func what() -> String { "the override of '\(key)' in context '\(context)'" }
         let fields = self.fields(of: pair.value, schema: ManifestSchema.serviceOverride, in: what())
         var enabled: Located<Bool>?
         if let node = fields["enabled"], node.tag != .placeholder {
