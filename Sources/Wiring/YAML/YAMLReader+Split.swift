@@ -117,6 +117,11 @@ extension YAMLReader {
         // No key may repeat one of an earlier part. Each part indexed its keys once it had a
         // few; a short part is indexed here.
         var keys = head.split.sectionKeys ?? Self.index(entries)
+        // Sized once: growing rehashes every key so far.
+        keys.reserveCapacity(pieces.reduce(keys.count) { count, piece in
+            guard case .mapping(let later)? = piece.root?.content else { return count }
+            return count + later.count
+        })
         for piece in pieces {
             guard case .mapping(let later)? = piece.root?.content else { return false }
             for pair in later {

@@ -203,6 +203,24 @@ struct ManifestLoaderTests {
         #expect(result.diagnostics[1].notes == [Diagnostic.Note("first declared here", at: SourceLocation(file: TestSupport.fixture("imports/root.yaml"), line: 4, column: 3))])
     }
 
+    /// A service declared in three files keeps its first declaration: both later ones point at
+    /// it, and what looks the key up afterwards (a decorator, a container) finds the first.
+    @Test func aServiceDeclaredThriceKeepsItsFirstDeclaration() throws {
+        let root = try TestSupport.temporaryFile("wiring: 1\nimports: [b.yaml, c.yaml]\nservices:\n  Shared: { factory: first }\n  Wrapper: { factory: wrap, decorates: Shared }\n")
+        let folder = (root as NSString).deletingLastPathComponent
+        try "wiring: 1\nservices:\n  Shared: { factory: second }\n".write(toFile: folder + "/b.yaml", atomically: true, encoding: .utf8)
+        try "wiring: 1\nservices:\n  Other: { factory: other }\n  Shared: { factory: third }\n".write(toFile: folder + "/c.yaml", atomically: true, encoding: .utf8)
+        let result = ManifestLoader(environment: [:]).validate(root)
+        let duplicates = result.diagnostics.filter { $0.message == "service 'Shared' is declared twice" }
+        #expect(duplicates.map(\.location?.line) == [3, 4])
+        #expect(duplicates.allSatisfy { $0.notes == [Diagnostic.Note("first declared here", at: SourceLocation(file: root, line: 4, column: 3))] })
+        #expect(result.diagnostics.count == 2, "\(result.diagnostics.map(\.message))")
+        let assembled = ManifestLoader(environment: [:]).read(root).manifest
+        #expect(assembled.service("Shared")?.factoryKey == "first")
+        #expect(assembled.service("Other")?.factoryKey == "other")
+        #expect(assembled.services.map(\.key) == ["Shared", "Wrapper", "Other"])
+    }
+
     @Test func formatVersion() {
         #expect(TestSupport.validate("invalid/version-missing.yaml") == [
             "invalid/version-missing.yaml:1:1: error: missing 'wiring: 1' (the format version) at the top level",

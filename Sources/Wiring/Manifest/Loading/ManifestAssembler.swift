@@ -23,10 +23,12 @@ package struct ManifestAssembler {
                 }
             }
             for service in file.services {
-                if let first = serviceIndex[service.key] {
+                // One lookup for the usual case, a key not seen yet; a repeated key gets its
+                // first place back.
+                if let first = serviceIndex.updateValue(services.count, forKey: service.key) {
+                    serviceIndex[service.key] = first
                     duplicate("service '\(service.key)'", at: service.location, first: services[first].location)
                 } else {
-                    serviceIndex[service.key] = services.count
                     services.append(service)
                 }
             }
