@@ -34,7 +34,8 @@ extension YAMLReader {
             SectionCut($0, section: section, pieces: pieces, minimumPiece: minimumPiece)
         }) else { return nil }
         let queue = PieceQueue(count: cut.cuts.count)
-        let empty = consumer.emptyCopy()
+        // What each piece's consumer is made from, on either thread.
+        let template = consumer.emptyCopy()
         let other = OtherThread { () -> [PieceRead<Consumer>] in
             var seed: [String: TreeBuilder.Anchor] = [:]
             if cut.prefixHasAnchors {
@@ -46,7 +47,7 @@ extension YAMLReader {
             }
             var read: [PieceRead<Consumer>] = []
             while let number = queue.takeFirst() {
-                read.append(readPiece(number, of: bytes, file: file, limits: limits, cut: cut, seed: seed, into: empty))
+                read.append(readPiece(number, of: bytes, file: file, limits: limits, cut: cut, seed: seed, like: template))
             }
             return read
         }
@@ -60,7 +61,7 @@ extension YAMLReader {
             while let number = queue.takeLast() {
                 read.append(readPiece(
                     number, of: bytes, file: file, limits: limits, cut: cut, seed: head.split.anchorsBeforeSection,
-                    into: empty))
+                    like: template))
             }
         } else {
             // Nothing is kept: the other thread need not start more pieces.
@@ -77,13 +78,14 @@ extension YAMLReader {
         return YAMLReadResult(root: root, diagnostics: [], readSplit: true)
     }
 
-    /// Reads piece `number`, resolving aliases it cannot resolve itself from `seed`.
+    /// Reads piece `number` into a consumer made from `template`, resolving aliases it cannot
+    /// resolve itself from `seed`.
     private static func readPiece<Consumer: YAMLSectionConsumer>(
         _ number: Int, of bytes: [UInt8], file: String, limits: YAMLLimits, cut: SectionCut,
-        seed: [String: TreeBuilder.Anchor], into empty: Consumer
+        seed: [String: TreeBuilder.Anchor], like template: Consumer
     ) -> PieceRead<Consumer> {
-        // A copy of its own: a consumer may keep what it decodes in storage that copies share.
-        var consumer = empty.emptyCopy()
+        // A consumer of its own: a consumer may keep what it decodes in storage that copies share.
+        var consumer = template.emptyCopy()
         var builder = TreeBuilder(file: file, limits: limits, pipelined: false, part: .piece(cut, number: number))
         builder.split.seed = seed
         bytes.withUnsafeBufferPointer { builder.run($0, feeding: &consumer) }
