@@ -54,6 +54,11 @@ package final class ValueStore: @unchecked Sendable {
         /// `$`, and gathering in `found` what the scalars under it hold of references.
         mutating func append<Checker: ValueChecker>(_ node: YAMLNode, checker: inout Checker, found: inout ReferenceScan) -> Index {
             let index = Index(slots.count)
+            /// The slot of `node` itself; a collection's `second` is set once its subtree is in.
+            func slot(first: Index, second: Index = 0, shape: Shape, style: YAMLScalarStyle = .plain) -> Slot {
+                Slot(line: UInt32(node.line), column: UInt32(node.column), first: first, second: second,
+                     shape: shape, style: style, tag: node.tag)
+            }
             switch node.content {
             case .scalar(let text, let style):
                 let count = text.utf8.count
@@ -70,23 +75,19 @@ package final class ValueStore: @unchecked Sendable {
                         holdsDollar = text.utf8.contains(UInt8(ascii: "$"))
                         bytes.append(contentsOf: text.utf8)
                     }
-                    slots.append(Slot(line: UInt32(node.line), column: UInt32(node.column), first: start, second: Index(count),
-                                      shape: .scalar, style: style, tag: node.tag))
+                    slots.append(slot(first: start, second: Index(count), shape: .scalar, style: style))
                 } else {
                     holdsDollar = text.utf8.contains(UInt8(ascii: "$"))
-                    slots.append(Slot(line: UInt32(node.line), column: UInt32(node.column), first: Index(longTexts.count),
-                                      second: Index(count), shape: .longScalar, style: style, tag: node.tag))
+                    slots.append(slot(first: Index(longTexts.count), second: Index(count), shape: .longScalar, style: style))
                     longTexts.append(text)
                 }
                 if holdsDollar { found.formUnion(checker.checkReferences(in: text, of: node)) }
             case .sequence(let elements):
-                slots.append(Slot(line: UInt32(node.line), column: UInt32(node.column), first: Index(elements.count), second: 0,
-                                  shape: .sequence, style: .plain, tag: node.tag))
+                slots.append(slot(first: Index(elements.count), shape: .sequence))
                 for element in elements { _ = append(element, checker: &checker, found: &found) }
                 slots[Int(index)].second = Index(slots.count)
             case .mapping(let pairs):
-                slots.append(Slot(line: UInt32(node.line), column: UInt32(node.column), first: Index(pairs.count), second: 0,
-                                  shape: .mapping, style: .plain, tag: node.tag))
+                slots.append(slot(first: Index(pairs.count), shape: .mapping))
                 for pair in pairs {
                     checker.checkKey(pair.key)
                     // Keys are names, not values: what they hold is neither checked nor found.
@@ -200,9 +201,7 @@ package final class ValueStore: @unchecked Sendable {
     /// The places of the children of the list or mapping at `index`, in order; a mapping's are
     /// its keys and values, alternating.
     package func children(of index: Index) -> Children {
-        let slot = slots[Int(index)]
-        let isCollection = slot.shape == .sequence || slot.shape == .mapping
-        return Children(store: self, start: index + 1, end: isCollection ? slot.second : index + 1)
+        Children(store: self, start: index + 1, end: end(index))
     }
 
     /// The slot just past the node at `index` and everything under it.
@@ -252,7 +251,7 @@ package final class ValueStore: @unchecked Sendable {
                 return environmentOnly ? ReferenceScan(scanning: scalar).contains(.environment) : scalar.contains(UInt8(ascii: "$"))
             }
         case .longScalar:
-            let scan = ReferenceScan(scanning: longTexts[Int(slot.first)].utf8)
+            let scan = ReferenceScan(scanning: longTexts[Int(slot.first)])
             return scan.contains(environmentOnly ? .environment : .dollar)
         case .sequence:
             return children(of: index).contains { mayHold($0, environmentOnly: environmentOnly) }
