@@ -156,9 +156,10 @@ static inline void wiring_pipe_finish(wiring_event_pipe *pipe) {
 
 /* ---- Input with a gap ----------------------------------------------------------------------
 
-   To read a large section in two halves at once, one parser reads the file without the section's
-   second half: the bytes before `cut`, then those from `resume` on. Positions libyaml reports
-   past `cut` are offsets into that shortened input; the reader maps them back. */
+   To read a large section in pieces on two threads, one parser reads the file without the
+   pieces (its head): the bytes before `cut`, the first cut, then those from `resume`, the
+   section's end, on. Positions libyaml reports past `cut` are offsets into that shortened
+   input; the reader maps them back. */
 
 typedef struct wiring_gapped_input {
     const unsigned char *bytes;
