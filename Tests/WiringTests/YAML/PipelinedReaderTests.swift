@@ -63,7 +63,7 @@ struct PipelinedReaderTests {
         #expect(!YAMLPipelining.automatic.pipelines(toBytes: YAMLPipelining.threshold - 1))
         #expect(!YAMLPipelining.automatic.splits(toBytes: YAMLPipelining.threshold - 1))
         let alone = read(bytes, .never)
-        // Its services can be cut in two, so a second processor reads half of them.
+        // Its services can be cut into pieces, so a second processor reads some of them.
         let automatic = ReaderDump.read(bytes, .automatic)
         #expect(automatic.text == alone)
         #expect(automatic.split == parallel)
