@@ -1,9 +1,13 @@
 internal import CYAML
 
 /// Turns libyaml events into nodes with an explicit stack, so deep input cannot overflow ours.
+///
+/// The entries of the streamed section are not built as nodes: each is written into a
+/// ``ValueStore`` as its events come, handed to the consumer, and dropped (see
+/// `handleStored`). The rest of the file is built as a tree of ``YAMLNode``s.
 struct TreeBuilder {
-    /// An open sequence or mapping. Its children wait on the shared scratch stacks from
-    /// `start` on, and are copied out once, at their final size, when it closes.
+    /// An open sequence or mapping of the tree. Its children wait on the shared scratch stacks
+    /// from `start` on, and are copied out once, at their final size, when it closes.
     private struct Frame {
         var isMapping: Bool
         /// Written in flow style (`[…]`, `{…}`) rather than by indentation.
@@ -20,6 +24,34 @@ struct TreeBuilder {
         var column: Int32
         /// Nodes in this subtree so far, the frame's own node included.
         var nodeCount = 1
+    }
+
+    /// An open sequence or mapping of a streamed entry, its children stored after its slot. Plain
+    /// values only: pushing and popping one costs no reference counting.
+    private struct StoredFrame {
+        var slot: ValueStore.Index
+        /// Elements, or pairs, so far.
+        var count: UInt32 = 0
+        /// A mapping: the key waiting for its value (`noKey` when none).
+        var key: ValueStore.Index = StoredFrame.noKey
+        /// Nodes in this subtree so far, the frame's own node included.
+        var nodeCount = 1
+        var isMapping: Bool
+        var isFlow: Bool
+        /// A mapping: the waiting key is a merge key (`<<`).
+        var keyIsMerge = false
+        /// Whether this frame has the last of `storedExtras`.
+        var hasExtras = false
+
+        static let noKey = ValueStore.Index.max
+    }
+
+    /// What few stored frames need: an anchor, merge keys, an index of many keys.
+    private struct StoredFrameExtras {
+        var anchor: String?
+        var merges: [YAMLNode] = []
+        /// The line of each key, once the mapping has enough keys to index them.
+        var keys: [String: Int32]?
     }
 
     /// A node an anchor (`&name`) names, for the aliases (`*name`) that copy it.
@@ -74,7 +106,13 @@ struct TreeBuilder {
     let limits: YAMLLimits
     /// The top-level key whose entries go to `consume` as they complete.
     var streamedSection: String?
-    var consume: ((YAMLPair) -> Void)?
+    var consume: ((StoredPair) -> Void)?
+    /// Where the streamed entry being read is stored; emptied once it is consumed.
+    private var entry: ValueStore?
+    /// Whether the next event belongs to a streamed entry: its key is read, its value is not.
+    private var storing = false
+    private var storedStack: [StoredFrame] = []
+    private var storedExtras: [StoredFrameExtras] = []
     var root: YAMLNode?
     var diagnostics: [Diagnostic] = []
     private var stack: [Frame] = []
@@ -171,14 +209,18 @@ struct TreeBuilder {
     mutating func run<Consumer: YAMLSectionConsumer>(_ buffer: UnsafeBufferPointer<UInt8>, feeding consumer: inout Consumer) {
         withoutActuallyEscaping({ consumer.consume($0) }) { consume in
             self.consume = consume
+            entry = ValueStore(fileID: SourceFileTable.intern(file))
             run(buffer)
             self.consume = nil
+            entry = nil
         }
     }
 
     /// Builds the tree from the events `parser` gives, on this thread.
     private mutating func parse(_ parser: inout yaml_parser_t, _ buffer: UnsafeBufferPointer<UInt8>) {
         var event = yaml_event_t()
+        // Read once for all events: reading it from `self` for each would retain it each time.
+        let entry = self.entry
         while true {
             guard yaml_parser_parse(&parser, &event) == 1 else {
                 diagnostics.append(parserError(parser, buffer))
@@ -187,7 +229,7 @@ struct TreeBuilder {
             }
             defer { yaml_event_delete(&event) }
             if event.type == YAML_STREAM_END_EVENT { return }
-            guard handle(event) else {
+            guard handle(event, entry: entry) else {
                 root = nil
                 return
             }
@@ -199,12 +241,13 @@ struct TreeBuilder {
     private mutating func runPipelined(_ parser: UnsafeMutablePointer<yaml_parser_t>, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let pipe = wiring_pipe_start(parser) else { return false }
         defer { wiring_pipe_finish(pipe) }
+        let entry = self.entry
         while true {
             var count: Int32 = 0, last: Int32 = 0, failed: Int32 = 0
             let events = wiring_pipe_next(pipe, &count, &last, &failed)!
             for index in 0..<Int(count) {
                 if events[index].type == YAML_STREAM_END_EVENT { return true }
-                guard handle(events[index]) else {
+                guard handle(events[index], entry: entry) else {
                     root = nil
                     return true
                 }
@@ -220,14 +263,16 @@ struct TreeBuilder {
         }
     }
 
-    /// Handles one event; `false` stops reading after a fatal problem.
-    private mutating func handle(_ event: yaml_event_t) -> Bool {
+    /// Handles one event; `false` stops reading after a fatal problem. `entry` is the builder's
+    /// entry store.
+    private mutating func handle(_ event: yaml_event_t, entry: ValueStore?) -> Bool {
         if role != .whole, !split.passedCut, !eventFitsBeforeCut(event) {
             split.broken = true
             return false
         }
         let line = self.line(event.start_mark)
         let column = Int32(clamping: event.start_mark.column + 1)
+        if storing, let entry { return handleStored(event, line: line, column: column, in: entry) }
         switch event.type {
         case YAML_DOCUMENT_START_EVENT:
             documents += 1
@@ -241,62 +286,28 @@ struct TreeBuilder {
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
             let text = String(decoding: UnsafeBufferPointer(start: data.value, count: data.length), as: UTF8.self)
-            let tag = readTag(data.tag, line: line, column: column)
-            var node = YAMLNode(.scalar(text, style(data.style)), tag: tag, line: line, column: column)
-            if tag != .none, node.resolvedScalar == nil {
-                diagnostics.append(.error(
-                    "'\(text)' is not a valid \(Self.displayTag(tag))", at: location(line: line, column: column)))
-                node.tag = .string
-            }
-            return add(node, anchor: string(data.anchor), nodeCount: 1)
+            var tag = readTag(data.tag, line: line, column: column)
+            let style = style(data.style)
+            if tag != .none { tag = checkedTag(tag, of: text, style: style, line: line, column: column) }
+            return add(YAMLNode(.scalar(text, style), tag: tag, line: line, column: column), anchor: string(data.anchor), nodeCount: 1)
         case YAML_ALIAS_EVENT:
-            let name = string(event.data.alias.anchor) ?? ""
-            if role == .head, split.passedCut { split.aliasesAfterCut.insert(name) }
-            guard let anchor = anchors[name] ?? seededAnchor(name) else {
-                if role == .piece {
-                    // Defined in an earlier part of the section, or nowhere: reading the whole
-                    // file tells which.
-                    split.broken = true
-                    return false
-                }
-                diagnostics.append(.error(
-                    "undefined alias '*\(name)'\(Suggestion.hint(for: name, in: anchors.keys))",
-                    at: location(line: line, column: column)))
+            switch lookUpAlias(event, line: line, column: column) {
+            case .fatal:
+                return false
+            case .undefined:
                 return add(YAMLNode(.scalar("", .plain), tag: .placeholder, line: line, column: column), anchor: nil, nodeCount: 1)
+            case .found(let anchor):
+                var copy = anchor.node
+                copy.line = line
+                copy.column = column
+                return add(copy, anchor: nil, nodeCount: anchor.nodeCount)
             }
-            expandedNodes += anchor.nodeCount
-            if expandedNodes > limits.maxAliasExpansion {
-                diagnostics.append(.error(
-                    "aliases expand to more than \(limits.maxAliasExpansion) nodes; a manifest never needs that many (is this an alias bomb?)",
-                    at: location(line: line, column: column)))
-                return false
-            }
-            var copy = anchor.node
-            copy.line = line
-            copy.column = column
-            return add(copy, anchor: nil, nodeCount: anchor.nodeCount)
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
-            guard stack.count + depthBase < limits.maxDepth else {
-                diagnostics.append(.error(
-                    "nesting is deeper than \(limits.maxDepth) levels", at: location(line: line, column: column)))
-                return false
-            }
-            let isMapping = event.type == YAML_MAPPING_START_EVENT
-            let rawTag = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
-            let rawAnchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
-            let isFlow = isMapping
-                ? event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
-                : event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
-            var tag = readTag(rawTag, line: line, column: column)
-            if tag != .none && tag != .nonSpecific && tag != .replace && tag != (isMapping ? .map : .seq) {
-                diagnostics.append(.error(
-                    "\(Self.displayTag(tag)) cannot tag a \(isMapping ? "mapping" : "list")",
-                    at: location(line: line, column: column)))
-                tag = .none
-            }
+            guard let opening = opening(event, line: line, column: column) else { return false }
+            let (isMapping, isFlow, tag) = (opening.isMapping, opening.isFlow, opening.tag)
             let start = isMapping ? pairScratch.count : itemScratch.count
             var frame = Frame(
-                isMapping: isMapping, isFlow: isFlow, start: start, tag: tag, anchor: string(rawAnchor),
+                isMapping: isMapping, isFlow: isFlow, start: start, tag: tag, anchor: opening.anchor,
                 line: line, column: column)
             switch role {
             case .whole:
@@ -344,18 +355,116 @@ struct TreeBuilder {
         return true
     }
 
+    /// The tag of a scalar with text `text`: `tag`, or `!!str` once reported when the text is
+    /// not what the tag says (`!!int abc`).
+    private mutating func checkedTag(_ tag: YAMLTag, of text: String, style: YAMLScalarStyle, line: Int32, column: Int32) -> YAMLTag {
+        guard YAMLNode.resolve(text, style: style, tag: tag) == nil else { return tag }
+        diagnostics.append(.error(
+            "'\(text)' is not a valid \(Self.displayTag(tag))", at: location(line: line, column: column)))
+        return .string
+    }
+
+    /// What an alias refers to.
+    private enum AliasLookup {
+        case found(Anchor)
+        /// Reported: a placeholder stands for it.
+        case undefined
+        /// Reading stops: the expansion limit is crossed, or a piece cannot tell.
+        case fatal
+    }
+
+    /// The anchor an alias event names, counted against the expansion limit.
+    private mutating func lookUpAlias(_ event: yaml_event_t, line: Int32, column: Int32) -> AliasLookup {
+        let name = string(event.data.alias.anchor) ?? ""
+        if role == .head, split.passedCut { split.aliasesAfterCut.insert(name) }
+        guard let anchor = anchors[name] ?? seededAnchor(name) else {
+            if role == .piece {
+                // Defined in an earlier part of the section, or nowhere: reading the whole
+                // file tells which.
+                split.broken = true
+                return .fatal
+            }
+            diagnostics.append(.error(
+                "undefined alias '*\(name)'\(Suggestion.hint(for: name, in: anchors.keys))",
+                at: location(line: line, column: column)))
+            return .undefined
+        }
+        expandedNodes += anchor.nodeCount
+        if expandedNodes > limits.maxAliasExpansion {
+            diagnostics.append(.error(
+                "aliases expand to more than \(limits.maxAliasExpansion) nodes; a manifest never needs that many (is this an alias bomb?)",
+                at: location(line: line, column: column)))
+            return .fatal
+        }
+        return .found(anchor)
+    }
+
+    /// What a sequence or mapping start event opens; `nil` when it nests too deep (reported).
+    private mutating func opening(
+        _ event: yaml_event_t, line: Int32, column: Int32
+    ) -> (isMapping: Bool, isFlow: Bool, tag: YAMLTag, anchor: String?)? {
+        guard stack.count + storedStack.count + depthBase < limits.maxDepth else {
+            diagnostics.append(.error(
+                "nesting is deeper than \(limits.maxDepth) levels", at: location(line: line, column: column)))
+            return nil
+        }
+        let isMapping = event.type == YAML_MAPPING_START_EVENT
+        let rawTag = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
+        let rawAnchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+        let isFlow = isMapping
+            ? event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+            : event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+        var tag = readTag(rawTag, line: line, column: column)
+        if tag != .none && tag != .nonSpecific && tag != .replace && tag != (isMapping ? .map : .seq) {
+            diagnostics.append(.error(
+                "\(Self.displayTag(tag)) cannot tag a \(isMapping ? "mapping" : "list")",
+                at: location(line: line, column: column)))
+            tag = .none
+        }
+        return (isMapping, isFlow, tag, string(rawAnchor))
+    }
+
+    /// Registers `node` under `anchor`, for the aliases that follow.
+    private mutating func define(_ anchor: String, as node: YAMLNode, nodeCount: Int) {
+        anchors[anchor] = Anchor(node: node, nodeCount: nodeCount)
+        switch role {
+        case .whole: break
+        case .head:
+            if !split.passedCut && stack.count >= 2 && stack[1].isStreamed { split.anchorsInSection.insert(anchor) }
+        case .piece:
+            split.definedAnchors.insert(anchor)
+        }
+    }
+
+    /// What becomes of a value given the key it follows in the tree's mapping at `top`.
+    private enum Admission {
+        /// The key is `<<`: the value is merged in when the mapping closes.
+        case merge
+        /// The key repeats an earlier one, as reported: the pair is dropped.
+        case duplicate
+        /// The pair joins the mapping; a scalar key is now among its keys.
+        case kept
+    }
+
+    private mutating func admit(_ key: YAMLNode, at top: Int) -> Admission {
+        guard case .scalar(let text, let style) = key.content else { return .kept }
+        if text.utf8.count == 2 && text == "<<" && ((style.isPlain && key.tag == .none) || key.tag == .merge) {
+            return .merge
+        }
+        let start = stack[top].start
+        if let first = stack[top].keys.firstLine(of: text, in: pairScratch, from: start) {
+            diagnostics.append(.error(
+                "duplicate key '\(text)'; first defined at line \(first)",
+                at: location(line: key.line, column: key.column)))
+            return .duplicate
+        }
+        stack[top].keys.insert(text, at: pairScratch.count, in: pairScratch, from: start)
+        return .kept
+    }
+
     /// Adds a finished node to its parent (or makes it the root), registering its anchor.
     private mutating func add(_ node: consuming YAMLNode, anchor: String?, nodeCount: Int) -> Bool {
-        if let anchor {
-            anchors[anchor] = Anchor(node: copy node, nodeCount: nodeCount)
-            switch role {
-            case .whole: break
-            case .head:
-                if !split.passedCut && stack.count >= 2 && stack[1].isStreamed { split.anchorsInSection.insert(anchor) }
-            case .piece:
-                split.definedAnchors.insert(anchor)
-            }
-        }
+        if let anchor { define(anchor, as: copy node, nodeCount: nodeCount) }
         let top = stack.count - 1
         guard top >= 0 else {
             root = node
@@ -368,30 +477,175 @@ struct TreeBuilder {
         }
         guard let key = stack[top].pendingKey.take() else {
             stack[top].pendingKey = consume node
+            // An entry of the streamed section: its value is stored, not built.
+            if stack[top].isStreamed { storing = true }
             return true
         }
-        if case .scalar(let text, let style) = key.content {
-            if text.utf8.count == 2 && text == "<<" && ((style.isPlain && key.tag == .none) || key.tag == .merge) {
-                stack[top].merges.append(node)
-                return true
-            }
-            let start = stack[top].start
-            if let first = stack[top].keys.firstLine(of: text, in: pairScratch, from: start) {
-                diagnostics.append(.error(
-                    "duplicate key '\(text)'; first defined at line \(first)",
-                    at: location(line: key.line, column: key.column)))
-                return true
-            }
-            stack[top].keys.insert(text, at: pairScratch.count, in: pairScratch, from: start)
-            if stack[top].isStreamed, let consume {
-                let (line, column) = (node.line, node.column)
-                consume(YAMLPair(key: key, value: node))
-                pairScratch.append(YAMLPair(key: key, value: YAMLNode(.scalar("", .plain), tag: .placeholder, line: line, column: column)))
-                return true
-            }
+        switch admit(key, at: top) {
+        case .merge: stack[top].merges.append(node)
+        case .duplicate: break
+        case .kept: pairScratch.append(YAMLPair(key: key, value: node))
         }
-        pairScratch.append(YAMLPair(key: key, value: node))
         return true
+    }
+
+    // MARK: - Streamed entries
+
+    /// Handles one event of a streamed entry's value, which goes into `entry`.
+    private mutating func handleStored(_ event: yaml_event_t, line: Int32, column: Int32, in entry: ValueStore) -> Bool {
+        switch event.type {
+        case YAML_SCALAR_EVENT:
+            let data = event.data.scalar
+            let utf8 = UnsafeBufferPointer(start: data.value, count: data.length)
+            let style = style(data.style)
+            var tag = readTag(data.tag, line: line, column: column)
+            if tag != .none { tag = checkedTag(tag, of: String(decoding: utf8, as: UTF8.self), style: style, line: line, column: column) }
+            let index = entry.appendScalar(utf8, style: style, tag: tag, line: line, column: column)
+            return addStored(index, anchor: data.anchor == nil ? nil : string(data.anchor), nodeCount: 1, in: entry)
+        case YAML_ALIAS_EVENT:
+            switch lookUpAlias(event, line: line, column: column) {
+            case .fatal:
+                return false
+            case .undefined:
+                let placeholder = YAMLNode(.scalar("", .plain), tag: .placeholder, line: line, column: column)
+                return addStored(entry.append(placeholder), anchor: nil, nodeCount: 1, in: entry)
+            case .found(let anchor):
+                let top = storedStack.count - 1
+                if top >= 0 && storedStack[top].keyIsMerge {
+                    // `<<: *name`, the usual merge: the anchor's node is merged as it is.
+                    var copy = anchor.node
+                    (copy.line, copy.column) = (line, column)
+                    updateExtrasOfTop { $0.merges.append(copy) }
+                    storedStack[top].nodeCount += anchor.nodeCount
+                    entry.truncate(to: storedStack[top].key)
+                    (storedStack[top].key, storedStack[top].keyIsMerge) = (StoredFrame.noKey, false)
+                    return true
+                }
+                return addStored(entry.append(anchor.node, at: (line, column)), anchor: nil, nodeCount: anchor.nodeCount, in: entry)
+            }
+        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+            guard let opening = opening(event, line: line, column: column) else { return false }
+            let slot = entry.open(mapping: opening.isMapping, tag: opening.tag, line: line, column: column)
+            storedStack.append(StoredFrame(slot: slot, isMapping: opening.isMapping, isFlow: opening.isFlow))
+            if let anchor = opening.anchor { updateExtrasOfTop { $0.anchor = anchor } }
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            var anchor: String?
+            if storedStack[storedStack.count - 1].hasExtras {
+                if !storedExtras[storedExtras.count - 1].merges.isEmpty { applyStoredMerges(in: entry) }
+                anchor = storedExtras.removeLast().anchor
+            }
+            let frame = storedStack.removeLast()
+            entry.close(frame.slot, count: Int(frame.count))
+            return addStored(frame.slot, anchor: anchor, nodeCount: frame.nodeCount, in: entry)
+        default:
+            break
+        }
+        return true
+    }
+
+    /// Updates the extras of the top stored frame, made if it has none. Only the top frame gets
+    /// extras, so a frame's are always the last of `storedExtras`.
+    private mutating func updateExtrasOfTop(_ update: (inout StoredFrameExtras) -> Void) {
+        let top = storedStack.count - 1
+        if !storedStack[top].hasExtras {
+            storedStack[top].hasExtras = true
+            storedExtras.append(StoredFrameExtras())
+        }
+        update(&storedExtras[storedExtras.count - 1])
+    }
+
+    /// Adds a node just stored to its parent, registering its anchor. The parent is a stored
+    /// collection, or the streamed section, to whose consumer the entry then goes.
+    private mutating func addStored(_ index: ValueStore.Index, anchor: String?, nodeCount: Int, in entry: ValueStore) -> Bool {
+        if let anchor { define(anchor, as: entry.node(at: index), nodeCount: nodeCount) }
+        let top = storedStack.count - 1
+        guard top >= 0 else { return finishEntry(index, nodeCount: nodeCount, in: entry) }
+        storedStack[top].nodeCount += nodeCount
+        guard storedStack[top].isMapping else {
+            storedStack[top].count += 1
+            return true
+        }
+        let key = storedStack[top].key
+        guard key != StoredFrame.noKey else {
+            storedStack[top].key = index
+            storedStack[top].keyIsMerge = entry.isMergeKey(index)
+            return true
+        }
+        storedStack[top].key = StoredFrame.noKey
+        if storedStack[top].keyIsMerge {
+            storedStack[top].keyIsMerge = false
+            let merged = entry.node(at: index)
+            updateExtrasOfTop { $0.merges.append(merged) }
+            entry.truncate(to: key)
+            return true
+        }
+        if entry.isScalar(key) {
+            if let first = storedKeyLine(matching: key, in: entry) {
+                let (line, column) = entry.position(key)
+                diagnostics.append(.error(
+                    "duplicate key '\(entry.text(key))'; first defined at line \(first)", at: location(line: line, column: column)))
+                entry.truncate(to: key)
+                return true
+            }
+            indexStoredKey(key, in: entry)
+        }
+        storedStack[top].count += 1
+        return true
+    }
+
+    /// Hands a complete entry of the section to the consumer, its key as read, and empties the
+    /// entry store.
+    private mutating func finishEntry(_ index: ValueStore.Index, nodeCount: Int, in entry: ValueStore) -> Bool {
+        storing = false
+        defer { entry.removeAll() }
+        let top = stack.count - 1
+        stack[top].nodeCount += nodeCount
+        guard let key = stack[top].pendingKey.take() else { return false }
+        switch admit(key, at: top) {
+        case .merge:
+            stack[top].merges.append(entry.node(at: index))
+        case .duplicate:
+            break
+        case .kept:
+            let (line, column) = entry.position(index)
+            consume?(StoredPair(key: StoredNode(store: entry, index: entry.append(key)), value: StoredNode(store: entry, index: index)))
+            pairScratch.append(YAMLPair(key: key, value: YAMLNode(.scalar("", .plain), tag: .placeholder, line: line, column: column)))
+        }
+        return true
+    }
+
+    /// The line of an earlier key of the top stored mapping that reads as the scalar at `key`
+    /// does, if there is one.
+    private func storedKeyLine(matching key: ValueStore.Index, in entry: ValueStore) -> Int32? {
+        let top = storedStack.count - 1
+        if storedStack[top].hasExtras, let keys = storedExtras[storedExtras.count - 1].keys { return keys[entry.text(key)] }
+        var earlier = storedStack[top].slot + 1
+        while earlier < key {
+            if entry.isScalar(earlier), entry.sameScalar(earlier, key) { return entry.position(earlier).line }
+            earlier = entry.end(entry.end(earlier))
+        }
+        return nil
+    }
+
+    /// Counts the scalar key at `key` among the top stored mapping's keys, indexing them once it
+    /// has a few: a long mapping is not scanned for each key.
+    private mutating func indexStoredKey(_ key: ValueStore.Index, in entry: ValueStore) {
+        let top = storedStack.count - 1
+        if storedStack[top].hasExtras, storedExtras[storedExtras.count - 1].keys != nil {
+            storedExtras[storedExtras.count - 1].keys![entry.text(key)] = entry.position(key).line
+        } else if storedStack[top].count >= 8 {
+            var keys: [String: Int32] = [:]
+            var earlier = storedStack[top].slot + 1
+            while earlier < key {
+                if entry.isScalar(earlier) {
+                    let text = entry.text(earlier)
+                    if keys[text] == nil { keys[text] = entry.position(earlier).line }
+                }
+                earlier = entry.end(entry.end(earlier))
+            }
+            keys[entry.text(key)] = entry.position(key).line
+            updateExtrasOfTop { $0.keys = keys }
+        }
     }
 
     // MARK: - Reading a section in pieces
@@ -413,12 +667,18 @@ struct TreeBuilder {
     /// head's section itself must end past its cut, where the file goes on after the pieces.
     private mutating func eventFitsBeforeCut(_ event: yaml_event_t) -> Bool {
         let isEnd = event.type == YAML_MAPPING_END_EVENT || event.type == YAML_SEQUENCE_END_EVENT
-        if role == .head && isEnd && stack.count == 2 && stack[1].isStreamed {
+        if role == .head && isEnd && !storing && stack.count == 2 && stack[1].isStreamed {
             guard event.start_mark.index >= cutIndex else { return false }
             split.passedCut = true
             return true
         }
-        if isEnd, let top = stack.last, !top.isFlow { return true }
+        if isEnd {
+            if storing, let top = storedStack.last {
+                if !top.isFlow { return true }
+            } else if !stack.isEmpty, !stack[stack.count - 1].isFlow {
+                return true
+            }
+        }
         if event.type == YAML_DOCUMENT_END_EVENT { return true }
         return event.start_mark.index < cutIndex && event.end_mark.index <= cutIndex
     }
@@ -452,11 +712,10 @@ struct TreeBuilder {
         return name == section
     }
 
-    /// Adds the pairs of merged mappings (`<<: *defaults`, or a list of them) that the mapping
-    /// does not set itself. Among merged mappings the earlier one wins, as the YAML merge-key
-    /// specification says.
-    private mutating func applyMerges(_ frame: inout Frame) {
-        for merge in frame.merges {
+    /// Hands `body` each pair of the mappings a mapping's merge keys (`<<: *defaults`, or a list
+    /// of them) name, in order; a merge of anything else is reported.
+    private mutating func forEachMergedPair(_ merges: [YAMLNode], _ body: (YAMLPair) -> Void) {
+        for merge in merges {
             let sources: [YAMLNode]
             if case .sequence(let elements) = merge.content {
                 sources = elements
@@ -470,14 +729,47 @@ struct TreeBuilder {
                         at: location(line: source.line, column: source.column)))
                     continue
                 }
-                for pair in merged {
-                    if let text = pair.key.scalar {
-                        if frame.keys.firstLine(of: text, in: pairScratch, from: frame.start) != nil { continue }
-                        frame.keys.insert(text, at: pairScratch.count, in: pairScratch, from: frame.start)
-                    }
-                    pairScratch.append(pair)
-                }
+                merged.forEach(body)
             }
+        }
+    }
+
+    /// Adds the pairs of merged mappings that the mapping does not set itself. Among merged
+    /// mappings the earlier one wins, as the YAML merge-key specification says.
+    private mutating func applyMerges(_ frame: inout Frame) {
+        var keys = frame.keys
+        let (start, scratch) = (frame.start, pairScratch)
+        forEachMergedPair(frame.merges) { pair in
+            if let text = pair.key.scalar {
+                if keys.firstLine(of: text, in: scratch, from: start) != nil { return }
+                keys.insert(text, at: scratch.count, in: scratch, from: start)
+            }
+            scratch.append(pair)
+        }
+        frame.keys = keys
+    }
+
+    /// ``applyMerges(_:)`` for the top stored mapping, whose pairs are in `entry`.
+    private mutating func applyStoredMerges(in entry: ValueStore) {
+        let merges = storedExtras[storedExtras.count - 1].merges
+        var pairs: [YAMLPair] = []
+        if merges.count == 1, merges[0].tag != .placeholder, case .mapping(let merged) = merges[0].content {
+            pairs = merged
+        } else {
+            forEachMergedPair(merges) { pairs.append($0) }
+        }
+        let top = storedStack.count - 1
+        for pair in pairs {
+            let key = entry.append(pair.key)
+            if entry.isScalar(key) {
+                if storedKeyLine(matching: key, in: entry) != nil {
+                    entry.truncate(to: key)
+                    continue
+                }
+                indexStoredKey(key, in: entry)
+            }
+            _ = entry.append(pair.value)
+            storedStack[top].count += 1
         }
     }
 

@@ -56,6 +56,7 @@ extension YAMLReader {
         head.streamedSection = section
         var headConsumer = consumer.emptyCopy()
         bytes.withUnsafeBufferPointer { head.run($0, feeding: &headConsumer) }
+        headConsumer.finish()
         var read: [PieceRead<Consumer>] = []
         if !head.split.broken {
             while let number = queue.takeLast() {
@@ -89,6 +90,7 @@ extension YAMLReader {
         var builder = TreeBuilder(file: file, limits: limits, pipelined: false, part: .piece(cut, number: number))
         builder.split.seed = seed
         bytes.withUnsafeBufferPointer { builder.run($0, feeding: &consumer) }
+        consumer.finish()
         return PieceRead(
             number: number, root: builder.root, consumer: consumer, diagnostics: builder.diagnostics,
             check: builder.split, expandedNodes: builder.expandedNodes)

@@ -54,26 +54,50 @@ package enum YAMLPipelining: Sendable {
 /// When the reader splits the section, each piece's entries go to an ``emptyCopy()``, perhaps on
 /// another thread, and the copies are then appended to this consumer in order.
 package protocol YAMLSectionConsumer: Sendable {
-    /// Receives the next entry.
-    mutating func consume(_ entry: YAMLPair)
+    /// Receives the next entry, stored as the reader read it. The store is the reader's
+    /// scratch space, emptied once this returns: keep a copy of what must last.
+    mutating func consume(_ entry: StoredPair)
     /// A consumer of the same kind that has received nothing, sharing no storage with this
     /// one: each piece gets one of its own, and pieces are read on two threads at once.
     func emptyCopy() -> Self
     /// Takes over what `later` received, all of which follows what this consumer received.
     mutating func append(_ later: consuming Self)
+    /// Called once the reader has handed over every entry of this consumer's part, on the
+    /// thread that read it: the place to tidy up before the consumer is appended.
+    mutating func finish()
 }
 
-/// A ``YAMLSectionConsumer`` that keeps the entries, in order.
+extension YAMLSectionConsumer {
+    package mutating func finish() {}
+}
+
+/// A ``YAMLSectionConsumer`` that keeps the entries, in order, as trees.
 package struct YAMLEntryCollector: YAMLSectionConsumer {
     package private(set) var entries: [YAMLPair] = []
 
     package init() {}
 
-    package mutating func consume(_ entry: YAMLPair) { entries.append(entry) }
+    package mutating func consume(_ entry: StoredPair) { entries.append(YAMLPair(key: entry.key.node, value: entry.value.node)) }
 
     package func emptyCopy() -> YAMLEntryCollector { YAMLEntryCollector() }
 
     package mutating func append(_ later: consuming YAMLEntryCollector) { entries += later.entries }
+
+    /// `root`, read while streaming `section` to this collector, with the collected entries back
+    /// in the places where the tree keeps only their keys: the tree a read that builds every
+    /// node gives. The section's first pairs are the streamed ones, in order; pairs merged in
+    /// with `<<` follow them.
+    package func restoring(into root: YAMLNode?, section: String) -> YAMLNode? {
+        guard var root, case .mapping(var top) = root.content,
+              let index = top.firstIndex(where: { $0.key.scalar == section }),
+              case .mapping(var pairs) = top[index].value.content else { return root }
+        for (position, entry) in entries.enumerated() where position < pairs.count {
+            pairs[position] = entry
+        }
+        top[index].value.content = .mapping(pairs)
+        root.content = .mapping(top)
+        return root
+    }
 }
 
 /// Reads YAML through libyaml's event API into Wiring's own ``YAMLNode`` tree.

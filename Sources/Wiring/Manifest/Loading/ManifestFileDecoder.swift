@@ -1,26 +1,44 @@
-/// The pairs of a mapping, looked up by key. Mappings of a manifest are small, so a scan beats
-/// building a dictionary for each.
+/// The values of a mapping's known keys, found in one pass over its keys: a key's bytes are
+/// compared with the names of its level's schema, without making a string of the key.
 private struct Fields {
-    let pairs: [YAMLPair]
+    let store: ValueStore
+    let schema: [ManifestSchema.Field]
+    /// For each field of `schema`, in order: its value's place in `store`, plus one; zero when
+    /// the mapping does not set it.
+    var values = SIMD16<UInt32>()
 
-    subscript(name: String) -> YAMLNode? {
-        for pair in pairs {
-            if case .scalar(let key, _) = pair.key.content, key.isSameKey(as: name) { return pair.value }
+    init(store: ValueStore, schema: [ManifestSchema.Field]) {
+        precondition(schema.count <= 16, "a level of the manifest has at most 16 keys")
+        self.store = store
+        self.schema = schema
+    }
+
+    /// The position in `schema` of the key at `index`, if it is a scalar that names a field.
+    func position(ofKey index: ValueStore.Index) -> Int? {
+        guard store.isScalar(index) else { return nil }
+        let length = store.count(ofBytes: index)
+        for position in schema.indices where schema[position].name.utf8.count == length {
+            if store.scalar(index, is: schema[position].name) { return position }
+        }
+        return nil
+    }
+
+    subscript(name: String) -> StoredNode? {
+        let length = name.utf8.count
+        for position in schema.indices where schema[position].name.utf8.count == length && schema[position].name == name {
+            let value = values[position]
+            return value == 0 ? nil : StoredNode(store: store, index: value - 1)
         }
         return nil
     }
 }
 
-extension String {
-    /// Whether this key is `name`: lengths first, which settles most mismatches without a full
-    /// string comparison (a call into the runtime each time the two differ).
-    fileprivate func isSameKey(as name: String) -> Bool {
-        utf8.count == name.utf8.count && self == name
-    }
-}
-
-/// Turns one file's YAML tree into a ``ManifestFile``, reporting every unknown key and every
-/// value of the wrong kind at its position, and carrying on so that one pass finds them all.
+/// Turns one file's YAML into a ``ManifestFile``, reporting every unknown key and every value
+/// of the wrong kind at its position, and carrying on so that one pass finds them all.
+///
+/// It reads stored nodes (``StoredNode``): the entries the reader streams as the reader stored
+/// them, and the rest of the file once stored in a store of its own. What outlives reading,
+/// such as `args`, is copied into the decoder's value store.
 package struct ManifestFileDecoder: YAMLSectionConsumer {
     package let file: String
     private let fileID: UInt32
@@ -42,18 +60,37 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         values = ValueStore(fileID: fileID)
     }
 
-    private func location(_ node: YAMLNode) -> SourceLocation {
-        SourceLocation(fileID: fileID, line: Int(node.line), column: Int(node.column))
+    private func location(_ node: StoredNode) -> SourceLocation {
+        node.location
     }
 
-    private mutating func error(_ message: String, at node: YAMLNode) {
+    private mutating func error(_ message: String, at node: StoredNode) {
         diagnostics.append(.error(message, at: location(node)))
+    }
+
+    /// The tree without the entries of `services` that the reader streamed, which stand there
+    /// as placeholders: they are decoded already, and storing them again would cost as much.
+    private static func withoutStreamedEntries(_ root: YAMLNode) -> YAMLNode {
+        guard case .mapping(var top) = root.content,
+              let section = top.firstIndex(where: { $0.key.scalar == "services" }),
+              case .mapping(let entries) = top[section].value.content,
+              entries.contains(where: { $0.value.tag == .placeholder }) else { return root }
+        var trimmed = root
+        top[section].value.content = .mapping(entries.filter { $0.value.tag != .placeholder })
+        trimmed.content = .mapping(top)
+        return trimmed
+    }
+
+    /// A tree of this file in a store of its own, to be read like a streamed entry.
+    private func stored(_ node: YAMLNode) -> StoredNode {
+        let store = ValueStore(fileID: fileID)
+        return StoredNode(store: store, index: store.append(node))
     }
 
     // MARK: - Top level
 
     /// Decodes one entry of `services:` as soon as the reader completes it.
-    package mutating func consume(_ entry: YAMLPair) {
+    package mutating func consume(_ entry: StoredPair) {
         guard let key = key(entry.key) else { return }
         streamedServices.append(service(key, entry))
     }
@@ -64,10 +101,14 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         ManifestFileDecoder(file: file, environment: environment)
     }
 
+    /// Trims the values this decoder stored, on the thread that read its piece.
+    package mutating func finish() {
+        values.seal()
+    }
+
     /// Takes over the services, problems and references `later` decoded, which follow this
     /// decoder's in the file.
     package mutating func append(_ later: consuming ManifestFileDecoder) {
-        later.values.seal()
         streamedServices += later.streamedServices
         diagnostics += later.diagnostics
         parameterReferences += later.parameterReferences
@@ -75,13 +116,13 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
 
     package mutating func decode(_ root: YAMLNode?) -> ManifestFile {
         var manifest = ManifestFile(path: file)
-        guard let root else {
+        guard let root = root.map({ stored(Self.withoutStreamedEntries($0)) }) else {
             diagnostics.append(.error(
                 "the manifest is empty; it needs at least 'wiring: 1'",
                 at: SourceLocation(file: file, line: 1, column: 1)))
             return manifest
         }
-        guard case .mapping = root.content else {
+        guard root.isMapping else {
             error("a manifest must be a mapping of keys such as 'wiring' and 'services', found \(root.kindDescription)", at: root)
             return manifest
         }
@@ -113,9 +154,8 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         }
         if let node = fields["services"] {
             manifest.services = streamedServices
-            // Entries the reader did not stream (merged in with `<<`) are decoded here; the
-            // streamed ones stand in the tree with placeholder values.
-            for pair in pairs(node, "'services'") where pair.value.tag != .placeholder {
+            // Entries the reader did not stream (merged in with `<<`) are decoded here.
+            for pair in pairs(node, "'services'") {
                 guard let key = key(pair.key) else { continue }
                 manifest.services.append(service(key, pair))
             }
@@ -133,7 +173,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         return manifest
     }
 
-    private mutating func decodeScopes(_ node: YAMLNode, into manifest: inout ManifestFile) {
+    private mutating func decodeScopes(_ node: StoredNode, into manifest: inout ManifestFile) {
         let fields = self.fields(of: node, schema: ManifestSchema.scopes, in: "'scopes'")
         if let node = fields["default"] {
             manifest.defaultScope = scope(node, "'default' of 'scopes'")
@@ -154,7 +194,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
 
     // MARK: - Services and contexts
 
-    private mutating func service(_ key: String, _ pair: YAMLPair) -> ServiceDefinition {
+    private mutating func service(_ key: String, _ pair: StoredPair) -> ServiceDefinition {
         func what() -> String { "service '\(key)'" }
         let fields = self.fields(of: pair.value, schema: ManifestSchema.service, in: what())
         return ServiceDefinition(
@@ -169,7 +209,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
             decorates: fields["decorates"].flatMap { string($0, "'decorates' of \(what())") })
     }
 
-    private mutating func names(_ node: YAMLNode, of service: String) -> [NamedVariant] {
+    private mutating func names(_ node: StoredNode, of service: String) -> [NamedVariant] {
         pairs(node, "'names' of service '\(service)'").compactMap { pair in
             guard let name = key(pair.key) else { return nil }
             func what() -> String { "named variant '\(name)' of service '\(service)'" }
@@ -184,10 +224,9 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         }
     }
 
-    private mutating func implements(_ node: YAMLNode, of what: @autoclosure () -> String) -> [ImplementsEntry] {
-        let entries = node.scalar != nil ? [node] : list(node, "'implements' of \(what())")
-        return entries.compactMap { entry in
-            if case .mapping = entry.content {
+    private mutating func implements(_ node: StoredNode, of what: @autoclosure () -> String) -> [ImplementsEntry] {
+        func entry(_ entry: StoredNode) -> ImplementsEntry? {
+            if entry.isMapping {
                 let fields = self.fields(of: entry, schema: ManifestSchema.implementsEntry, in: "an 'implements' entry of \(what())")
                 guard let typeNode = fields["type"] else {
                     error("an 'implements' entry written as a mapping needs 'type'", at: entry)
@@ -200,9 +239,16 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
             guard let type = string(entry, "an 'implements' entry of \(what()) (a type name, or { type:, name: })") else { return nil }
             return ImplementsEntry(type: type.value, name: nil, location: type.location)
         }
+        if node.isScalar { return entry(node).map { [$0] } ?? [] }
+        var entries: [ImplementsEntry] = []
+        entries.reserveCapacity(node.isSequence ? node.store.count(node.index) : 0)
+        for element in list(node, "'implements' of \(what())") {
+            if let made = entry(element) { entries.append(made) }
+        }
+        return entries
     }
 
-    private mutating func context(_ name: String, _ pair: YAMLPair) -> ContextDefinition {
+    private mutating func context(_ name: String, _ pair: StoredPair) -> ContextDefinition {
         let fields = self.fields(of: pair.value, schema: ManifestSchema.context, in: "context '\(name)'")
         return contextBody(name, fields: fields, at: location(pair.key))
     }
@@ -210,8 +256,10 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     /// Decodes an overlay file (`services.staging.yaml`): the body of context `name`.
     package mutating func decodeOverlay(_ root: YAMLNode?, context name: String) -> (version: Located<Int>?, context: ContextDefinition) {
         let start = SourceLocation(fileID: fileID, line: 1, column: 1)
-        guard let root, case .mapping = root.content else {
-            diagnostics.append(.error("an overlay file must be a mapping with 'wiring: 1' and the keys of a context", at: root.map(location) ?? start))
+        guard let root = root.map(stored), root.isMapping else {
+            diagnostics.append(.error(
+                "an overlay file must be a mapping with 'wiring: 1' and the keys of a context",
+                at: root.map { SourceLocation(fileID: fileID, line: Int($0.line), column: Int($0.column)) } ?? start))
             return (nil, ContextDefinition(name: name, location: start, services: [], parameters: [], added: []))
         }
         currentContext = name
@@ -249,7 +297,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         return ContextDefinition(name: name, location: location, services: overrides, parameters: parameterOverrides, added: added)
     }
 
-    private mutating func override(_ key: String, _ pair: YAMLPair, context: String) -> ServiceOverride {
+    private mutating func override(_ key: String, _ pair: StoredPair, context: String) -> ServiceOverride {
         func what() -> String { "the override of '\(key)' in context '\(context)'" }
         let fields = self.fields(of: pair.value, schema: ManifestSchema.serviceOverride, in: what())
         var enabled: Located<Bool>?
@@ -276,7 +324,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
             enabled: enabled)
     }
 
-    private mutating func parameters(_ node: YAMLNode, in what: @autoclosure () -> String) -> [Parameter] {
+    private mutating func parameters(_ node: StoredNode, in what: @autoclosure () -> String) -> [Parameter] {
         pairs(node, what()).compactMap { pair in
             guard let name = key(pair.key) else { return nil }
             return Parameter(name: name, location: location(pair.key), value: value(pair.value))
@@ -288,58 +336,64 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     /// The known fields of a mapping node; unknown keys are reported with a did-you-mean.
     /// A null node (a key with nothing after it) has no fields.
     private mutating func fields(
-        of node: YAMLNode, schema: [ManifestSchema.Field], in what: @autoclosure () -> String, ignoringExtensions: Bool = false
+        of node: StoredNode, schema: [ManifestSchema.Field], in what: @autoclosure () -> String, ignoringExtensions: Bool = false
     ) -> Fields {
-        let pairs = pairs(node, what())
-        for pair in pairs {
-            guard let key = key(pair.key) else { continue }
-            if schema.contains(where: { key.isSameKey(as: $0.name) }) || (ignoringExtensions && key.hasPrefix("x-")) { continue }
+        var children = pairs(node, what()).children
+        let store = children.store
+        var fields = Fields(store: store, schema: schema)
+        while let index = children.next(), let value = children.next() {
+            if let position = fields.position(ofKey: index) {
+                // The reader dropped repeated keys: this is the only one.
+                fields.values[position] = value + 1
+                continue
+            }
+            let keyNode = StoredNode(store: store, index: index)
+            guard let key = key(keyNode), !(ignoringExtensions && key.hasPrefix("x-")) else { continue }
             let hint = Suggestion.hint(for: key, in: schema.map(\.name))
             let extensions = ignoringExtensions && hint.isEmpty ? " (keys starting with 'x-' are ignored)" : ""
             let place = ignoringExtensions ? "unknown top-level key '\(key)'" : "unknown key '\(key)' in \(what())"
-            error(place + hint + extensions, at: pair.key)
+            error(place + hint + extensions, at: keyNode)
         }
-        return Fields(pairs: pairs)
+        return fields
     }
 
-    /// The pairs of a mapping node; a null node is an empty mapping.
-    private mutating func pairs(_ node: YAMLNode, _ what: @autoclosure () -> String) -> [YAMLPair] {
-        if node.tag == .placeholder { return [] }
-        switch node.content {
-        case .mapping(let pairs): return pairs
-        case .scalar where node.resolvedScalar == .null: return []
-        default:
+    /// The pairs of a mapping node (none for a placeholder, or for a node of another kind,
+    /// reported); a null node is an empty mapping.
+    private mutating func pairs(_ node: StoredNode, _ what: @autoclosure () -> String) -> StoredNode.Pairs {
+        if !node.isMapping, node.tag != .placeholder, node.resolvedScalar != .null {
             error("\(what()) must be a mapping, found \(node.kindDescription)", at: node)
-            return []
         }
+        return node.tag == .placeholder ? StoredNode.Pairs.none(in: node.store) : node.pairs
     }
 
-    /// The elements of a sequence node; a null node is an empty list.
-    private mutating func list(_ node: YAMLNode, _ what: @autoclosure () -> String) -> [YAMLNode] {
-        if node.tag == .placeholder { return [] }
-        switch node.content {
-        case .sequence(let elements): return elements
-        case .scalar where node.resolvedScalar == .null: return []
-        default:
+    /// The elements of a sequence node (none for a placeholder, or for a node of another kind,
+    /// reported); a null node is an empty list.
+    private mutating func list(_ node: StoredNode, _ what: @autoclosure () -> String) -> StoredNode.Elements {
+        if !node.isSequence, node.tag != .placeholder, node.resolvedScalar != .null {
             error("\(what()) must be a list, found \(node.kindDescription)", at: node)
-            return []
         }
+        return node.tag == .placeholder ? StoredNode.Elements.none(in: node.store) : node.elements
+    }
+
+    /// Whether a mapping key is a name (any non-empty scalar); reported when not.
+    private mutating func isName(_ node: StoredNode) -> Bool {
+        guard node.isScalar else {
+            error("a key must be a name, found \(node.kindDescription)", at: node)
+            return false
+        }
+        guard node.store.count(ofBytes: node.index) > 0 else {
+            error("a key must be a name, found an empty key", at: node)
+            return false
+        }
+        return true
     }
 
     /// A mapping key as a string: any non-empty scalar, as written.
-    private mutating func key(_ node: YAMLNode) -> String? {
-        guard case .scalar(let text, _) = node.content else {
-            error("a key must be a name, found \(node.kindDescription)", at: node)
-            return nil
-        }
-        guard !text.isEmpty else {
-            error("a key must be a name, found an empty key", at: node)
-            return nil
-        }
-        return text
+    private mutating func key(_ node: StoredNode) -> String? {
+        isName(node) ? node.store.text(node.index) : nil
     }
 
-    private mutating func string(_ node: YAMLNode, _ what: @autoclosure () -> String) -> Located<String>? {
+    private mutating func string(_ node: StoredNode, _ what: @autoclosure () -> String) -> Located<String>? {
         if node.tag == .placeholder { return nil }
         guard case .string(let text) = node.resolvedScalar else {
             error("\(what()) must be a string, found \(node.kindDescription)", at: node)
@@ -352,13 +406,14 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         return Located(text, at: location(node))
     }
 
-    private mutating func scope(_ node: YAMLNode, _ what: @autoclosure () -> String) -> Located<Scope>? {
+    private mutating func scope(_ node: StoredNode, _ what: @autoclosure () -> String) -> Located<Scope>? {
         string(node, what()).map { Located(Scope($0.value), at: $0.location) }
     }
 
-    private mutating func duration(_ node: YAMLNode, _ what: @autoclosure () -> String) -> Located<Duration>? {
+    private mutating func duration(_ node: StoredNode, _ what: @autoclosure () -> String) -> Located<Duration>? {
         if node.tag == .placeholder { return nil }
-        let value = value(node)
+        // Read where it is: a duration is kept as a `Duration`, not as a value.
+        let value = ManifestValue(store: node.store, index: node.index)
         do {
             return Located(try value.decode(Duration.self), at: value.location)
         } catch {
@@ -367,9 +422,9 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         }
     }
 
-    private mutating func map(_ node: YAMLNode, _ what: @autoclosure () -> String) -> ManifestMap? {
+    private mutating func map(_ node: StoredNode, _ what: @autoclosure () -> String) -> ManifestMap? {
         if node.tag == .placeholder { return nil }
-        if case .mapping = node.content {
+        if node.isMapping {
             let store = values
             let (index, references) = store.append(node, checking: &self)
             return ManifestMap(store: store, index: index, references: references)
@@ -380,7 +435,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     }
 
     /// Any node as a ``ManifestValue``, checked now and decoded when read.
-    private mutating func value(_ node: YAMLNode) -> ManifestValue {
+    private mutating func value(_ node: StoredNode) -> ManifestValue {
         let store = values
         return ManifestValue(store: store, index: store.append(node, checking: &self).index)
     }
@@ -389,22 +444,28 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
 /// The decoder checks the values it stores as the store copies them in: keys must be names, and
 /// every template is checked and its references recorded for validation.
 extension ManifestFileDecoder: ValueChecker {
-    package mutating func checkKey(_ key: YAMLNode) {
-        _ = self.key(key)
+    package mutating func checkKey(_ key: StoredNode) {
+        _ = isName(key)
     }
 
-    package mutating func checkReferences(in text: String, of node: YAMLNode) -> ReferenceScan {
-        guard case .string? = node.resolvedScalar else { return ReferenceScan(scanning: text) }
+    package mutating func checkReferences(in utf8: UnsafeBufferPointer<UInt8>, of node: StoredNode) -> ReferenceScan {
+        // Untagged, a scalar with a `$` is a string: it reads as no null, boolean or number. A tag
+        // its text is not was reported by the reader, and replaced by `!!str`.
+        if node.tag != .none, !node.isStringScalar { return ReferenceScan(scanning: utf8) }
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: utf8[range]), as: UTF8.self)
+        }
         // The walk that checks the references also says whether one reads the environment.
         var found: ReferenceScan = .dollar
         do {
-            try StringTemplate.scan(text) { reference in
+            try StringTemplate.scan(utf8: utf8) { reference in
                 switch reference {
                 case .parameter(let name):
-                    parameterReferences.append(Located(String(name), at: location(node)))
+                    parameterReferences.append(Located(text(name), at: location(node)))
                 case .environment(let name, let fallback):
                     found.insert(.environment)
-                    guard fallback == nil, environment[String(name)] == nil else { break }
+                    let name = text(name)
+                    guard fallback == nil, environment[name] == nil else { break }
                     let place = currentContext.map { " (context '\($0)')" } ?? ""
                     diagnostics.append(.warning(
                         "environment variable '\(name)' is not set and has no default\(place); building a container will fail unless it is set",
@@ -415,7 +476,7 @@ extension ManifestFileDecoder: ValueChecker {
             }
         } catch {
             self.error(error.message, at: node)
-            return ReferenceScan(scanning: text)
+            return ReferenceScan(scanning: utf8)
         }
         return found
     }

@@ -11,6 +11,12 @@ extension ManifestLoader {
         // entries and problems.
         var streamed = YAMLEntryCollector()
         let yaml = YAMLReader.read(bytes, file: file, limits: limits, streaming: "services", into: &streamed, pipelining: .never)
+        // Streamed entries are stored as read, not built as nodes: they must hold what a read
+        // that builds every node gives, with the same problems.
+        let built = YAMLReader.read(bytes, file: file, limits: limits, pipelining: .never)
+        precondition(streamed.restoring(into: yaml.root, section: "services") == built.root
+                     && yaml.diagnostics.map(\.description) == built.diagnostics.map(\.description),
+                     "the YAML reader stores streamed entries differently from the nodes it builds")
         for pipelining in [YAMLPipelining.always, .split] {
             var otherStreamed = YAMLEntryCollector()
             let other = YAMLReader.read(bytes, file: file, limits: limits, streaming: "services", into: &otherStreamed,
@@ -19,7 +25,11 @@ extension ManifestLoader {
                          && other.diagnostics.map(\.description) == yaml.diagnostics.map(\.description),
                          "the YAML reader reads differently \(pipelining == .always ? "pipelined" : "split")")
         }
-        for pair in streamed.entries { decoder.consume(pair) }
+        let entries = ValueStore(fileID: SourceFileTable.intern(file))
+        for pair in streamed.entries {
+            let (key, value) = (entries.append(pair.key), entries.append(pair.value))
+            decoder.consume(StoredPair(key: StoredNode(store: entries, index: key), value: StoredNode(store: entries, index: value)))
+        }
         guard yaml.root != nil || !yaml.diagnostics.containsErrors else { return }
         let manifestFile = decoder.decode(yaml.root)
         var assembler = ManifestAssembler()

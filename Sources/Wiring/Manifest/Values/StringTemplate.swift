@@ -45,6 +45,13 @@ public struct StringTemplate: Sendable, Hashable {
         case parameter(Substring)
     }
 
+    /// A piece of a template, as the byte offsets of its text in the template's UTF-8.
+    package enum ReferenceBytes {
+        case literal(Range<Int>)
+        case environment(Range<Int>, fallback: Range<Int>?)
+        case parameter(Range<Int>)
+    }
+
     /// Walks `text` piece by piece without building anything: the loader checks references
     /// this way, and ``parse(_:)`` builds a template from the same walk.
     /// - Returns: Whether `text` held any reference or `$$`.
@@ -54,8 +61,18 @@ public struct StringTemplate: Sendable, Hashable {
         var text = text
         text.makeContiguousUTF8()
         // The walk reads bytes by offset; only the pieces it hands over become substrings.
-        let outcome = text.utf8.withContiguousStorageIfAvailable { bytes in
-            scan(bytes, of: text, visit)
+        let utf8 = text.utf8
+        func piece(_ range: Range<Int>) -> Substring {
+            text[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)]
+        }
+        let outcome = utf8.withContiguousStorageIfAvailable { bytes in
+            scan(bytes) { reference in
+                switch reference {
+                case .literal(let range): visit(.literal(piece(range)))
+                case .environment(let name, let fallback): visit(.environment(piece(name), fallback: fallback.map(piece)))
+                case .parameter(let name): visit(.parameter(piece(name)))
+                }
+            }
         }!
         switch outcome {
         case .success(let hasReference): return hasReference
@@ -63,12 +80,23 @@ public struct StringTemplate: Sendable, Hashable {
         }
     }
 
+    /// ``scan(_:_:)`` over a template's UTF-8 bytes, handing `visit` the offsets of each piece:
+    /// no string is made unless the template is malformed.
+    @discardableResult
+    package static func scan(
+        utf8 bytes: UnsafeBufferPointer<UInt8>, _ visit: (ReferenceBytes) -> Void
+    ) throws(TemplateSyntaxError) -> Bool {
+        switch scan(bytes, visit) {
+        case .success(let hasReference): return hasReference
+        case .failure(let error): throw error
+        }
+    }
+
     private static func scan(
-        _ bytes: UnsafeBufferPointer<UInt8>, of text: String, _ visit: (Reference) -> Void
+        _ bytes: UnsafeBufferPointer<UInt8>, _ visit: (ReferenceBytes) -> Void
     ) -> Result<Bool, TemplateSyntaxError> {
-        let utf8 = text.utf8
-        func piece(_ start: Int, _ end: Int) -> Substring {
-            text[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]
+        func text(_ start: Int, _ end: Int) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         }
         let count = bytes.count
         var literalStart = 0
@@ -83,7 +111,7 @@ public struct StringTemplate: Sendable, Hashable {
             guard next < count else { break }
             let opener = bytes[next]
             if opener == UInt8(ascii: "$") {
-                visit(.literal(piece(literalStart, next)))
+                visit(.literal(literalStart..<next))
                 hasReference = true
                 i = next + 1
                 literalStart = i
@@ -98,27 +126,28 @@ public struct StringTemplate: Sendable, Hashable {
             let bodyStart = next + 1
             guard let end = bytes[bodyStart...].firstIndex(of: closer) else {
                 let open = isEnvironment ? "${" : "$(", close = isEnvironment ? "}" : ")"
-                return .failure(TemplateSyntaxError(message: "'\(open)' is not closed by '\(close)' in '\(text)'; write '$$' for a literal '$'"))
+                return .failure(TemplateSyntaxError(
+                    message: "'\(open)' is not closed by '\(close)' in '\(text(0, count))'; write '$$' for a literal '$'"))
             }
             var nameEnd = end
-            var fallback: Substring?
+            var fallback: Range<Int>?
             if isEnvironment, let colon = bytes[bodyStart..<end].firstIndex(of: UInt8(ascii: ":")),
                colon + 1 != end, bytes[colon + 1] == UInt8(ascii: "-") {
-                fallback = piece(colon + 2, end)
+                fallback = colon + 2..<end
                 nameEnd = colon
             }
             guard isName(UnsafeBufferPointer(rebasing: bytes[bodyStart..<nameEnd])) else {
                 let what = isEnvironment ? "environment variable" : "parameter"
-                return .failure(TemplateSyntaxError(message: "'\(piece(bodyStart, nameEnd))' is not a valid \(what) name (letters, digits, '_', '.' and '-', not starting with a digit)"))
+                return .failure(TemplateSyntaxError(message: "'\(text(bodyStart, nameEnd))' is not a valid \(what) name (letters, digits, '_', '.' and '-', not starting with a digit)"))
             }
-            if literalStart != i { visit(.literal(piece(literalStart, i))) }
-            let name = piece(bodyStart, nameEnd)
+            if literalStart != i { visit(.literal(literalStart..<i)) }
+            let name = bodyStart..<nameEnd
             visit(isEnvironment ? .environment(name, fallback: fallback) : .parameter(name))
             hasReference = true
             i = end + 1
             literalStart = i
         }
-        if literalStart != count { visit(.literal(piece(literalStart, count))) }
+        if literalStart != count { visit(.literal(literalStart..<count)) }
         return .success(hasReference)
     }
 

@@ -1,14 +1,17 @@
-/// The values of one manifest file (or of one piece of it) that outlive reading it: services'
-/// and named variants' `args`, parameters, contexts' overrides. They are stored flat, in
-/// document order: one array of fixed-size slots, one per node, and one array of the short
-/// scalars' bytes.
+/// YAML nodes stored flat, in document order: one array of fixed-size slots, one per node, and
+/// one array of the short scalars' bytes.
 ///
-/// Kept as YAML nodes, the same values cost an allocation for each mapping, list and long
-/// scalar, and the reader's short-lived nodes leave holes among them that later allocations do
-/// not fill: about 620 B a service in the loading benchmark, against about 360 B here.
+/// Stores serve twice. The reader writes each entry of the section it streams into one as
+/// libyaml's events come (``TreeBuilder``), and the decoder reads the entry there: no tree of
+/// ``YAMLNode``s is built and freed for it. And the values of a manifest file (or of one
+/// piece of it) that outlive reading it are copied into another: services' and named variants'
+/// `args`, parameters, contexts' overrides. Kept as YAML nodes, those cost an allocation for
+/// each mapping, list and long scalar, and the reader's short-lived nodes leave holes among
+/// them that later allocations do not fill: about 620 B a service in the loading benchmark,
+/// against about 360 B here.
 ///
-/// A store is filled by the one decoder that owns it, and read once that decoder has handed
-/// out its file: it is never written while another thread can read it.
+/// A store is filled by the one reader or decoder that owns it, and read by others only once
+/// that owner has handed it out: it is never written while another thread can read it.
 package final class ValueStore: @unchecked Sendable {
     /// A node's place in its store.
     package typealias Index = UInt32
@@ -50,63 +53,124 @@ package final class ValueStore: @unchecked Sendable {
         var bytes: ContiguousArray<UInt8> = []
         var longTexts: [String] = []
 
-        /// Stores `node` and its subtree, handing `checker` each key and each scalar that holds a
-        /// `$`, and gathering in `found` what the scalars under it hold of references.
-        mutating func append<Checker: ValueChecker>(_ node: YAMLNode, checker: inout Checker, found: inout ReferenceScan) -> Index {
-            let index = Index(slots.count)
-            /// The slot of `node` itself; a collection's `second` is set once its subtree is in.
-            func slot(first: Index, second: Index = 0, shape: Shape, style: YAMLScalarStyle = .plain) -> Slot {
-                Slot(line: UInt32(node.line), column: UInt32(node.column), first: first, second: second,
-                     shape: shape, style: style, tag: node.tag)
+        /// Stores a scalar's text: its bytes, or past `inlineLimit`, its string (`text`, or
+        /// one made from `utf8`).
+        mutating func appendScalar(
+            _ utf8: UnsafeBufferPointer<UInt8>, text: String?, style: YAMLScalarStyle, tag: YAMLTag, line: UInt32, column: UInt32
+        ) {
+            let count = utf8.count
+            // Past 4 GiB of short scalars (limits raised far past their defaults), the rest
+            // keep their strings: a slot's offsets are 32 bits.
+            if count <= ValueStore.inlineLimit, bytes.count <= Int(UInt32.max) - count {
+                let start = Index(bytes.count)
+                bytes.append(contentsOf: utf8)
+                slots.append(Slot(line: line, column: column, first: start, second: Index(count), shape: .scalar, style: style, tag: tag))
+            } else {
+                slots.append(Slot(
+                    line: line, column: column, first: Index(longTexts.count), second: Index(count), shape: .longScalar,
+                    style: style, tag: tag))
+                longTexts.append(text ?? String(decoding: utf8, as: UTF8.self))
             }
+        }
+
+        /// Stores `node` and its subtree as they are, the node itself at `position` if given.
+        mutating func append(_ node: YAMLNode, at position: (line: Int32, column: Int32)? = nil) -> Index {
+            let index = Index(slots.count)
+            let line = UInt32(truncatingIfNeeded: position?.line ?? node.line)
+            let column = UInt32(truncatingIfNeeded: position?.column ?? node.column)
             switch node.content {
             case .scalar(let text, let style):
-                let count = text.utf8.count
-                var holdsDollar = false
-                // Past 4 GiB of short scalars (limits raised far past their defaults), the rest
-                // keep their strings: a slot's offsets are 32 bits.
-                if count <= ValueStore.inlineLimit, bytes.count <= Int(UInt32.max) - count {
-                    let start = Index(bytes.count)
-                    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
-                        holdsDollar = utf8.contains(UInt8(ascii: "$"))
-                        bytes.append(contentsOf: utf8)
-                    }
-                    if copied == nil {
-                        holdsDollar = text.utf8.contains(UInt8(ascii: "$"))
-                        bytes.append(contentsOf: text.utf8)
-                    }
-                    slots.append(slot(first: start, second: Index(count), shape: .scalar, style: style))
-                } else {
-                    holdsDollar = text.utf8.contains(UInt8(ascii: "$"))
-                    slots.append(slot(first: Index(longTexts.count), second: Index(count), shape: .longScalar, style: style))
-                    longTexts.append(text)
-                }
-                if holdsDollar { found.formUnion(checker.checkReferences(in: text, of: node)) }
+                var contiguous = text
+                contiguous.withUTF8 { appendScalar($0, text: text, style: style, tag: node.tag, line: line, column: column) }
             case .sequence(let elements):
-                slots.append(slot(first: Index(elements.count), shape: .sequence))
-                for element in elements { _ = append(element, checker: &checker, found: &found) }
+                slots.append(Slot(line: line, column: column, first: Index(elements.count), second: 0, shape: .sequence, style: .plain, tag: node.tag))
+                for element in elements { _ = append(element) }
                 slots[Int(index)].second = Index(slots.count)
             case .mapping(let pairs):
-                slots.append(slot(first: Index(pairs.count), shape: .mapping))
+                slots.append(Slot(line: line, column: column, first: Index(pairs.count), second: 0, shape: .mapping, style: .plain, tag: node.tag))
                 for pair in pairs {
-                    checker.checkKey(pair.key)
-                    // Keys are names, not values: what they hold is neither checked nor found.
-                    var unchecked = UncheckedValues(), ignored = ReferenceScan()
-                    _ = append(pair.key, checker: &unchecked, found: &ignored)
-                    _ = append(pair.value, checker: &checker, found: &found)
+                    _ = append(pair.key)
+                    _ = append(pair.value)
                 }
                 slots[Int(index)].second = Index(slots.count)
             }
             return index
         }
+
+        /// Stores a copy of the node at `index` of `source` and its subtree, handing `checker`
+        /// each key and each scalar that holds a `$`, and gathering in `found` what the scalars
+        /// under it hold of references.
+        mutating func append<Checker: ValueChecker>(
+            _ index: Index, of source: ValueStore, checker: inout Checker, found: inout ReferenceScan
+        ) -> Index {
+            let copy = Index(slots.count)
+            var slot = source.storage.slots[Int(index)]
+            switch slot.shape {
+            case .scalar:
+                source.storage.bytes.withUnsafeBufferPointer { buffer in
+                    let utf8 = UnsafeBufferPointer(rebasing: buffer[Int(slot.first)..<Int(slot.first + slot.second)])
+                    appendScalar(utf8, text: nil, style: slot.style, tag: slot.tag, line: slot.line, column: slot.column)
+                    if utf8.contains(UInt8(ascii: "$")) {
+                        found.formUnion(checker.checkReferences(in: utf8, of: StoredNode(store: source, index: index)))
+                    }
+                }
+            case .longScalar:
+                let text = source.storage.longTexts[Int(slot.first)]
+                slot.first = Index(longTexts.count)
+                slots.append(slot)
+                longTexts.append(text)
+                if text.utf8.contains(UInt8(ascii: "$")) {
+                    var contiguous = text
+                    contiguous.withUTF8 { utf8 in
+                        found.formUnion(checker.checkReferences(in: utf8, of: StoredNode(store: source, index: index)))
+                    }
+                }
+            case .sequence:
+                slots.append(slot)
+                var child = index + 1
+                while child < slot.second {
+                    _ = append(child, of: source, checker: &checker, found: &found)
+                    child = source.end(child)
+                }
+                slots[Int(copy)].second = Index(slots.count)
+            case .mapping:
+                slots.append(slot)
+                var key = index + 1
+                while key < slot.second {
+                    checker.checkKey(StoredNode(store: source, index: key))
+                    let value = source.end(key)
+                    // Keys are names, not values: what they hold is neither checked nor found.
+                    var unchecked = UncheckedValues(), ignored = ReferenceScan()
+                    _ = append(key, of: source, checker: &unchecked, found: &ignored)
+                    _ = append(value, of: source, checker: &checker, found: &found)
+                    key = source.end(value)
+                }
+                slots[Int(copy)].second = Index(slots.count)
+            }
+            return copy
+        }
+
+        /// Drops the node at `index` and everything stored after it.
+        mutating func truncate(to index: Index) {
+            var byteCount = bytes.count, textCount = longTexts.count
+            for slot in slots[Int(index)...] {
+                switch slot.shape {
+                case .scalar: byteCount = min(byteCount, Int(slot.first))
+                case .longScalar: textCount = min(textCount, Int(slot.first))
+                case .sequence, .mapping: break
+                }
+            }
+            slots.removeSubrange(Int(index)...)
+            bytes.removeSubrange(byteCount...)
+            longTexts.removeSubrange(textCount...)
+        }
     }
 
     /// The file whose values these are.
     package let fileID: UInt32
-    private var storage = Storage()
-    private var slots: ContiguousArray<Slot> { storage.slots }
-    private var bytes: ContiguousArray<UInt8> { storage.bytes }
-    private var longTexts: [String] { storage.longTexts }
+    /// Only the store's one owner writes it, and nothing reads it meanwhile (see above): the
+    /// exclusivity of each access need not be checked at run time.
+    @exclusivity(unchecked) private var storage = Storage()
 
     package init(fileID: UInt32) {
         self.fileID = fileID
@@ -114,12 +178,93 @@ package final class ValueStore: @unchecked Sendable {
 
     // MARK: - Filling
 
-    /// Stores `node` and everything under it, checked by `checker` as it goes; returns its
-    /// place, and what its scalars hold of references.
-    package func append<Checker: ValueChecker>(_ node: YAMLNode, checking checker: inout Checker) -> (index: Index, references: ReferenceScan) {
+    /// Stores a copy of `node` (from another store) and everything under it, checked by
+    /// `checker` as it goes; returns its place, and what its scalars hold of references.
+    package func append<Checker: ValueChecker>(_ node: StoredNode, checking checker: inout Checker) -> (index: Index, references: ReferenceScan) {
+        precondition(node.store !== self, "a store copies nodes from another store")
         var found = ReferenceScan()
-        let index = storage.append(node, checker: &checker, found: &found)
+        let index = storage.append(node.index, of: node.store, checker: &checker, found: &found)
         return (index, found)
+    }
+
+    /// Stores `node` and everything under it as it is, unchecked; the node itself at
+    /// `position` if given (an alias's copy of its anchor stands where the alias is).
+    package func append(_ node: YAMLNode, at position: (line: Int32, column: Int32)? = nil) -> Index {
+        storage.append(node, at: position)
+    }
+
+    /// The number of slots: where the next node stored goes.
+    package var endIndex: Index { Index(storage.slots.count) }
+
+    /// Drops the node at `index` and everything stored after it.
+    package func truncate(to index: Index) {
+        storage.truncate(to: index)
+    }
+
+    /// Drops everything, keeping the capacity for what comes next.
+    package func removeAll() {
+        storage.slots.removeAll(keepingCapacity: true)
+        storage.bytes.removeAll(keepingCapacity: true)
+        storage.longTexts.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: - Filling as the reader reads
+
+    /// Stores a scalar's bytes, as libyaml gives them.
+    package func appendScalar(_ utf8: UnsafeBufferPointer<UInt8>, style: YAMLScalarStyle, tag: YAMLTag, line: Int32, column: Int32) -> Index {
+        let index = endIndex
+        storage.appendScalar(
+            utf8, text: nil, style: style, tag: tag, line: UInt32(truncatingIfNeeded: line), column: UInt32(truncatingIfNeeded: column))
+        return index
+    }
+
+    /// Opens a list or mapping whose children are stored next; ``close(_:count:)`` ends it.
+    package func open(mapping: Bool, tag: YAMLTag, line: Int32, column: Int32) -> Index {
+        let index = endIndex
+        storage.slots.append(Slot(
+            line: UInt32(truncatingIfNeeded: line), column: UInt32(truncatingIfNeeded: column), first: 0, second: 0,
+            shape: mapping ? .mapping : .sequence, style: .plain, tag: tag))
+        return index
+    }
+
+    /// Ends the list or mapping opened at `index` after everything stored since: `count`
+    /// elements, or pairs.
+    package func close(_ index: Index, count: Int) {
+        storage.slots[Int(index)].first = Index(count)
+        storage.slots[Int(index)].second = endIndex
+    }
+
+    /// The node at `index` and its subtree, as a ``YAMLNode``.
+    package func node(at index: Index) -> YAMLNode {
+        let slot = storage.slots[Int(index)]
+        let content: YAMLNode.Content
+        switch slot.shape {
+        case .scalar, .longScalar:
+            content = .scalar(text(index), slot.style)
+        case .sequence:
+            content = .sequence(children(of: index).map { node(at: $0) })
+        case .mapping:
+            var pairs: [YAMLPair] = []
+            var children = children(of: index)
+            while let key = children.next(), let value = children.next() {
+                pairs.append(YAMLPair(key: node(at: key), value: node(at: value)))
+            }
+            content = .mapping(pairs)
+        }
+        return YAMLNode(content, tag: slot.tag, line: Int32(truncatingIfNeeded: slot.line), column: Int32(truncatingIfNeeded: slot.column))
+    }
+
+    /// Whether the scalars at `a` and `b` have the same text.
+    package func sameScalar(_ a: Index, _ b: Index) -> Bool {
+        let (first, second) = (storage.slots[Int(a)], storage.slots[Int(b)])
+        guard first.second == second.second else { return false }
+        if first.shape == .scalar && second.shape == .scalar {
+            return storage.bytes.withUnsafeBufferPointer { buffer in
+                Self.equal(UnsafeBufferPointer(rebasing: buffer[Int(first.first)..<Int(first.first + first.second)]),
+                           UnsafeBufferPointer(rebasing: buffer[Int(second.first)..<Int(second.first + second.second)]))
+            }
+        }
+        return text(a) == text(b)
     }
 
     /// Gives back the spare capacity the arrays grew with, once nothing more is stored.
@@ -139,42 +284,79 @@ package final class ValueStore: @unchecked Sendable {
 
     /// Where the node at `index` was written.
     package func location(_ index: Index) -> SourceLocation {
-        let slot = slots[Int(index)]
+        let slot = storage.slots[Int(index)]
         return SourceLocation(fileID: fileID, line: Int(slot.line), column: Int(slot.column))
     }
 
+    /// The 1-based line and column of the node at `index`.
+    package func position(_ index: Index) -> (line: Int32, column: Int32) {
+        let slot = storage.slots[Int(index)]
+        return (Int32(truncatingIfNeeded: slot.line), Int32(truncatingIfNeeded: slot.column))
+    }
+
+    /// Whether the node at `index` is a merge key: `<<` written plain and untagged, or tagged
+    /// `!!merge`.
+    package func isMergeKey(_ index: Index) -> Bool {
+        let slot = storage.slots[Int(index)]
+        guard slot.shape == .scalar, slot.second == 2, (slot.style == .plain && slot.tag == .none) || slot.tag == .merge else {
+            return false
+        }
+        return storage.bytes[Int(slot.first)] == UInt8(ascii: "<") && storage.bytes[Int(slot.first) + 1] == UInt8(ascii: "<")
+    }
+
     /// The tag written on the node at `index`.
-    package func tag(_ index: Index) -> YAMLTag { slots[Int(index)].tag }
+    package func tag(_ index: Index) -> YAMLTag { storage.slots[Int(index)].tag }
+
+    /// Whether the node at `index` is a mapping.
+    package func isMapping(_ index: Index) -> Bool { storage.slots[Int(index)].shape == .mapping }
+
+    /// The typed value of the scalar at `index`, by the YAML core schema and its tag; `nil`
+    /// for a list or a mapping, or a tag the text is not.
+    package func resolvedScalar(_ index: Index) -> YAMLScalarValue? {
+        let slot = storage.slots[Int(index)]
+        guard slot.shape == .scalar || slot.shape == .longScalar else { return nil }
+        return YAMLNode.resolve(text(index), style: slot.style, tag: slot.tag)
+    }
 
     /// Whether the node at `index` is a scalar.
     package func isScalar(_ index: Index) -> Bool {
-        let shape = slots[Int(index)].shape
+        let shape = storage.slots[Int(index)].shape
         return shape == .scalar || shape == .longScalar
     }
 
     /// The text of the scalar at `index`.
     package func text(_ index: Index) -> String {
-        let slot = slots[Int(index)]
-        if slot.shape == .longScalar { return longTexts[Int(slot.first)] }
-        return bytes.withUnsafeBufferPointer { buffer in
+        let slot = storage.slots[Int(index)]
+        if slot.shape == .longScalar { return storage.longTexts[Int(slot.first)] }
+        return storage.bytes.withUnsafeBufferPointer { buffer in
             String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(slot.first)..<Int(slot.first + slot.second)]), as: UTF8.self)
         }
     }
 
     /// Whether the scalar at `index` reads `text`, compared byte for byte without making a string.
     package func scalar(_ index: Index, is text: String) -> Bool {
-        let slot = slots[Int(index)]
+        let slot = storage.slots[Int(index)]
         guard text.utf8.count == Int(slot.second) else { return false }
-        if slot.shape == .longScalar { return longTexts[Int(slot.first)] == text }
+        if slot.shape == .longScalar { return storage.longTexts[Int(slot.first)] == text }
         guard slot.shape == .scalar else { return false }
-        return bytes.withUnsafeBufferPointer { buffer in
-            text.utf8.elementsEqual(buffer[Int(slot.first)..<Int(slot.first + slot.second)])
+        let same = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            storage.bytes.withUnsafeBufferPointer { bytes in
+                Self.equal(utf8, UnsafeBufferPointer(rebasing: bytes[Int(slot.first)..<Int(slot.first + slot.second)]))
+            }
         }
+        return same ?? (self.text(index) == text)
+    }
+
+    /// Whether two runs of bytes of the same length are the same; names are short, and a loop
+    /// beats a call.
+    private static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        for offset in 0..<a.count where a[offset] != b[offset] { return false }
+        return true
     }
 
     /// The value of the node at `index`, for a ``ManifestValue``.
     package func kind(_ index: Index) -> ManifestValue.Kind {
-        let slot = slots[Int(index)]
+        let slot = storage.slots[Int(index)]
         switch slot.shape {
         case .scalar, .longScalar:
             let text = text(index)
@@ -195,8 +377,11 @@ package final class ValueStore: @unchecked Sendable {
         }
     }
 
+    /// The length in bytes of the scalar at `index`.
+    package func count(ofBytes index: Index) -> Int { Int(storage.slots[Int(index)].second) }
+
     /// The number of elements of a list, or of pairs of a mapping, at `index`.
-    package func count(_ index: Index) -> Int { Int(slots[Int(index)].first) }
+    package func count(_ index: Index) -> Int { Int(storage.slots[Int(index)].first) }
 
     /// The places of the children of the list or mapping at `index`, in order; a mapping's are
     /// its keys and values, alternating.
@@ -204,9 +389,12 @@ package final class ValueStore: @unchecked Sendable {
         Children(store: self, start: index + 1, end: end(index))
     }
 
+    /// No children at all.
+    var noChildren: Children { Children(store: self, start: 0, end: 0) }
+
     /// The slot just past the node at `index` and everything under it.
-    private func end(_ index: Index) -> Index {
-        let slot = slots[Int(index)]
+    package func end(_ index: Index) -> Index {
+        let slot = storage.slots[Int(index)]
         return slot.shape == .sequence || slot.shape == .mapping ? slot.second : index + 1
     }
 
@@ -243,15 +431,15 @@ package final class ValueStore: @unchecked Sendable {
     /// Whether a scalar under the node at `index` may hold a reference (see
     /// ``ManifestValue/mayHoldReferences``); mappings' keys are not values and do not count.
     package func mayHold(_ index: Index, environmentOnly: Bool) -> Bool {
-        let slot = slots[Int(index)]
+        let slot = storage.slots[Int(index)]
         switch slot.shape {
         case .scalar:
-            return bytes.withUnsafeBufferPointer { buffer in
+            return storage.bytes.withUnsafeBufferPointer { buffer in
                 let scalar = buffer[Int(slot.first)..<Int(slot.first + slot.second)]
                 return environmentOnly ? ReferenceScan(scanning: scalar).contains(.environment) : scalar.contains(UInt8(ascii: "$"))
             }
         case .longScalar:
-            let scan = ReferenceScan(scanning: longTexts[Int(slot.first)])
+            let scan = ReferenceScan(scanning: storage.longTexts[Int(slot.first)])
             return scan.contains(environmentOnly ? .environment : .dollar)
         case .sequence:
             return children(of: index).contains { mayHold($0, environmentOnly: environmentOnly) }
@@ -268,13 +456,107 @@ package final class ValueStore: @unchecked Sendable {
 /// What checks the values a ``ValueStore`` takes in, in the same walk that copies them.
 package protocol ValueChecker {
     /// Sees a key of a mapping being stored.
-    mutating func checkKey(_ key: YAMLNode)
-    /// Sees a scalar being stored whose text holds a `$`; returns what it holds of references.
-    mutating func checkReferences(in text: String, of scalar: YAMLNode) -> ReferenceScan
+    mutating func checkKey(_ key: StoredNode)
+    /// Sees a scalar being stored whose text (`utf8`) holds a `$`; returns what it holds of
+    /// references.
+    mutating func checkReferences(in utf8: UnsafeBufferPointer<UInt8>, of scalar: StoredNode) -> ReferenceScan
 }
 
 /// Stores values as they are: keys of mappings, which are names rather than values.
 private struct UncheckedValues: ValueChecker {
-    func checkKey(_ key: YAMLNode) {}
-    func checkReferences(in text: String, of scalar: YAMLNode) -> ReferenceScan { [] }
+    func checkKey(_ key: StoredNode) {}
+    func checkReferences(in utf8: UnsafeBufferPointer<UInt8>, of scalar: StoredNode) -> ReferenceScan { [] }
+}
+
+/// A node in a ``ValueStore``: what the decoder reads, as ``YAMLNode`` is for a tree.
+package struct StoredNode {
+    package let store: ValueStore
+    package let index: ValueStore.Index
+
+    package init(store: ValueStore, index: ValueStore.Index) {
+        self.store = store
+        self.index = index
+    }
+
+    /// The tag written on the node.
+    package var tag: YAMLTag { store.tag(index) }
+
+    /// Where the node was written.
+    package var location: SourceLocation { store.location(index) }
+
+    package var isScalar: Bool { store.isScalar(index) }
+    package var isMapping: Bool { store.isMapping(index) }
+    package var isSequence: Bool { !isScalar && !isMapping }
+
+    /// The scalar text, if this is a scalar.
+    package var scalar: String? { isScalar ? store.text(index) : nil }
+
+    /// Whether this is a scalar that reads `text`.
+    package func scalar(is text: String) -> Bool { store.scalar(index, is: text) }
+
+    /// Whether this is a scalar that reads as a string.
+    package var isStringScalar: Bool {
+        if case .string? = resolvedScalar { return true }
+        return false
+    }
+
+    /// The scalar's typed value (see ``YAMLNode/resolvedScalar``); `nil` for a list or mapping.
+    package var resolvedScalar: YAMLScalarValue? { store.resolvedScalar(index) }
+
+    /// A short name for the kind of node, for messages: "a string", "a list", "a mapping".
+    package var kindDescription: String {
+        if isMapping { return "a mapping" }
+        if isSequence { return "a list" }
+        return switch resolvedScalar {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .int: "an integer"
+        case .double: "a number"
+        case .string, .none: "a string"
+        }
+    }
+
+    /// The elements of a list, in order; none for a scalar or a mapping.
+    package var elements: Elements {
+        Elements(children: isSequence ? store.children(of: index) : store.noChildren)
+    }
+
+    /// The keys and values of a mapping, all of them, in order; none for a scalar or a list.
+    package var pairs: Pairs {
+        Pairs(children: isMapping ? store.children(of: index) : store.noChildren)
+    }
+
+    /// The elements of a list.
+    package struct Elements: Sequence, IteratorProtocol {
+        var children: ValueStore.Children
+
+        /// No elements.
+        package static func none(in store: ValueStore) -> Elements { Elements(children: store.noChildren) }
+
+        package mutating func next() -> StoredNode? {
+            children.next().map { StoredNode(store: children.store, index: $0) }
+        }
+    }
+
+    /// The keys and values of a mapping.
+    package struct Pairs: Sequence, IteratorProtocol {
+        var children: ValueStore.Children
+
+        /// No pairs.
+        package static func none(in store: ValueStore) -> Pairs { Pairs(children: store.noChildren) }
+
+        package mutating func next() -> StoredPair? {
+            guard let key = children.next(), let value = children.next() else { return nil }
+            return StoredPair(key: StoredNode(store: children.store, index: key), value: StoredNode(store: children.store, index: value))
+        }
+    }
+
+    /// The node and its subtree as a ``YAMLNode``.
+    package var node: YAMLNode { store.node(at: index) }
+}
+
+/// A key and its value, both in one ``ValueStore``.
+package struct StoredPair {
+    package let key: StoredNode
+    package let value: StoredNode
 }
