@@ -187,4 +187,26 @@ struct ManifestValueTests {
         #expect(try map.decode("clé", as: String.self) == "ünïcode")
         #expect(map["list"]?.description == "[1, two, 3.5, null, true]")
     }
+
+    /// Values are copied from where the reader stored them with their offsets moved; an empty
+    /// scalar has an offset too, even alone in a value.
+    @Test func emptyScalarsReadBackEmptyWhereverTheyStand() throws {
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            parameters:
+              before: text
+              blank: ""
+              list: ["", ""]
+            services:
+              A: { factory: a, args: { a: "", b: [""], c: { d: "" } } }
+            """)
+        let manifest = try ManifestLoader(environment: [:]).load(path)
+        #expect(try manifest.parameter("blank")?.value.decode(String.self) == "")
+        #expect(try manifest.parameter("list")?.value.decode([String].self) == ["", ""])
+        #expect(try manifest.parameter("before")?.value.decode(String.self) == "text")
+        let args = try #require(manifest.service("A")?.args)
+        #expect(try args.decode("a", as: String.self) == "")
+        #expect(try args.decode("b", as: [String].self) == [""])
+        #expect(try args.decode("c", as: [String: String].self) == ["d": ""])
+    }
 }

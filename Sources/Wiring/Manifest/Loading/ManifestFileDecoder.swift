@@ -444,7 +444,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
 /// The decoder checks the values it stores as the store copies them in: keys must be names, and
 /// every template is checked and its references recorded for validation.
 extension ManifestFileDecoder: ValueChecker {
-    package mutating func checkKey(_ key: StoredNode) {
+    package mutating func invalidKey(_ key: StoredNode) {
         _ = isName(key)
     }
 

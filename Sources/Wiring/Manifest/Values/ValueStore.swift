@@ -97,55 +97,44 @@ package final class ValueStore: @unchecked Sendable {
             return index
         }
 
-        /// Stores a copy of the node at `index` of `source` and its subtree, handing `checker`
-        /// each key and each scalar that holds a `$`, and gathering in `found` what the scalars
-        /// under it hold of references.
-        mutating func append<Checker: ValueChecker>(
-            _ index: Index, of source: ValueStore, checker: inout Checker, found: inout ReferenceScan
-        ) -> Index {
+        /// Stores a copy of the node at `index` of `source` and its subtree, in bulk: the slots
+        /// are copied with their offsets moved, and the scalars' bytes (which a subtree holds
+        /// in one run, in order, since everything is stored in document order) in one piece;
+        /// `nil` when the store's 32-bit offsets could not hold them (limits raised far past
+        /// their defaults).
+        mutating func append(_ index: Index, of source: Storage, end: Index) -> Index? {
             let copy = Index(slots.count)
-            var slot = source.storage.slots[Int(index)]
-            switch slot.shape {
-            case .scalar:
-                source.storage.bytes.withUnsafeBufferPointer { buffer in
-                    let utf8 = UnsafeBufferPointer(rebasing: buffer[Int(slot.first)..<Int(slot.first + slot.second)])
-                    appendScalar(utf8, text: nil, style: slot.style, tag: slot.tag, line: slot.line, column: slot.column)
-                    if utf8.contains(UInt8(ascii: "$")) {
-                        found.formUnion(checker.checkReferences(in: utf8, of: StoredNode(store: source, index: index)))
-                    }
+            var (byteStart, byteEnd, textStart, textEnd) = (Int.max, 0, Int.max, 0)
+            for slot in source.slots[Int(index)..<Int(end)] {
+                switch slot.shape {
+                case .scalar:
+                    byteStart = min(byteStart, Int(slot.first))
+                    byteEnd = max(byteEnd, Int(slot.first + slot.second))
+                case .longScalar:
+                    textStart = min(textStart, Int(slot.first))
+                    textEnd = max(textEnd, Int(slot.first) + 1)
+                case .sequence, .mapping:
+                    break
                 }
-            case .longScalar:
-                let text = source.storage.longTexts[Int(slot.first)]
-                slot.first = Index(longTexts.count)
+            }
+            // An empty scalar still has an offset, which must move with the others.
+            let byteRange = byteStart <= byteEnd ? byteStart..<byteEnd : 0..<0
+            let textRange = textStart <= textEnd ? textStart..<textEnd : 0..<0
+            let byteShift = bytes.count - byteRange.lowerBound
+            let textShift = longTexts.count - textRange.lowerBound
+            guard bytes.count + byteRange.count <= Int(UInt32.max), slots.count + Int(end - index) < Int(UInt32.max) else {
+                return nil
+            }
+            if !byteRange.isEmpty { bytes.append(contentsOf: source.bytes[byteRange]) }
+            if !textRange.isEmpty { longTexts.append(contentsOf: source.longTexts[textRange]) }
+            let slotShift = Int(copy) - Int(index)
+            for var slot in source.slots[Int(index)..<Int(end)] {
+                switch slot.shape {
+                case .scalar: slot.first = Index(Int(slot.first) + byteShift)
+                case .longScalar: slot.first = Index(Int(slot.first) + textShift)
+                case .sequence, .mapping: slot.second = Index(Int(slot.second) + slotShift)
+                }
                 slots.append(slot)
-                longTexts.append(text)
-                if text.utf8.contains(UInt8(ascii: "$")) {
-                    var contiguous = text
-                    contiguous.withUTF8 { utf8 in
-                        found.formUnion(checker.checkReferences(in: utf8, of: StoredNode(store: source, index: index)))
-                    }
-                }
-            case .sequence:
-                slots.append(slot)
-                var child = index + 1
-                while child < slot.second {
-                    _ = append(child, of: source, checker: &checker, found: &found)
-                    child = source.end(child)
-                }
-                slots[Int(copy)].second = Index(slots.count)
-            case .mapping:
-                slots.append(slot)
-                var key = index + 1
-                while key < slot.second {
-                    checker.checkKey(StoredNode(store: source, index: key))
-                    let value = source.end(key)
-                    // Keys are names, not values: what they hold is neither checked nor found.
-                    var unchecked = UncheckedValues(), ignored = ReferenceScan()
-                    _ = append(key, of: source, checker: &unchecked, found: &ignored)
-                    _ = append(value, of: source, checker: &checker, found: &found)
-                    key = source.end(value)
-                }
-                slots[Int(copy)].second = Index(slots.count)
             }
             return copy
         }
@@ -179,12 +168,52 @@ package final class ValueStore: @unchecked Sendable {
     // MARK: - Filling
 
     /// Stores a copy of `node` (from another store) and everything under it, checked by
-    /// `checker` as it goes; returns its place, and what its scalars hold of references.
+    /// `checker`; returns its place, and what its scalars hold of references.
     package func append<Checker: ValueChecker>(_ node: StoredNode, checking checker: inout Checker) -> (index: Index, references: ReferenceScan) {
         precondition(node.store !== self, "a store copies nodes from another store")
+        let index = storage.append(node.index, of: node.store.storage, end: node.store.end(node.index))
+            ?? storage.append(node.node)
         var found = ReferenceScan()
-        let index = storage.append(node.index, of: node.store, checker: &checker, found: &found)
+        check(index, with: &checker, found: &found)
         return (index, found)
+    }
+
+    /// Hands `checker` each key under the node at `index` that is not a name, and each scalar
+    /// value that holds a `$`, gathering in `found` what those hold of references.
+    private func check<Checker: ValueChecker>(_ index: Index, with checker: inout Checker, found: inout ReferenceScan) {
+        let slot = storage.slots[Int(index)]
+        switch slot.shape {
+        case .scalar:
+            storage.bytes.withUnsafeBufferPointer { buffer in
+                let utf8 = UnsafeBufferPointer(rebasing: buffer[Int(slot.first)..<Int(slot.first + slot.second)])
+                if utf8.contains(UInt8(ascii: "$")) {
+                    found.formUnion(checker.checkReferences(in: utf8, of: StoredNode(store: self, index: index)))
+                }
+            }
+        case .longScalar:
+            var text = storage.longTexts[Int(slot.first)]
+            if text.utf8.contains(UInt8(ascii: "$")) {
+                text.withUTF8 { found.formUnion(checker.checkReferences(in: $0, of: StoredNode(store: self, index: index))) }
+            }
+        case .sequence:
+            var child = index + 1
+            while child < slot.second {
+                check(child, with: &checker, found: &found)
+                child = end(child)
+            }
+        case .mapping:
+            var key = index + 1
+            while key < slot.second {
+                // Keys are names, not values: what they hold is neither checked nor found.
+                let keySlot = storage.slots[Int(key)]
+                if keySlot.second == 0 || (keySlot.shape != .scalar && keySlot.shape != .longScalar) {
+                    checker.invalidKey(StoredNode(store: self, index: key))
+                }
+                let value = end(key)
+                check(value, with: &checker, found: &found)
+                key = end(value)
+            }
+        }
     }
 
     /// Stores `node` and everything under it as it is, unchecked; the node itself at
@@ -455,17 +484,11 @@ package final class ValueStore: @unchecked Sendable {
 
 /// What checks the values a ``ValueStore`` takes in, in the same walk that copies them.
 package protocol ValueChecker {
-    /// Sees a key of a mapping being stored.
-    mutating func checkKey(_ key: StoredNode)
+    /// Sees a key of a mapping being stored that is not a name: not a scalar, or empty.
+    mutating func invalidKey(_ key: StoredNode)
     /// Sees a scalar being stored whose text (`utf8`) holds a `$`; returns what it holds of
     /// references.
     mutating func checkReferences(in utf8: UnsafeBufferPointer<UInt8>, of scalar: StoredNode) -> ReferenceScan
-}
-
-/// Stores values as they are: keys of mappings, which are names rather than values.
-private struct UncheckedValues: ValueChecker {
-    func checkKey(_ key: StoredNode) {}
-    func checkReferences(in utf8: UnsafeBufferPointer<UInt8>, of scalar: StoredNode) -> ReferenceScan { [] }
 }
 
 /// A node in a ``ValueStore``: what the decoder reads, as ``YAMLNode`` is for a tree.
