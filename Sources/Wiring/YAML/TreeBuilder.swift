@@ -107,8 +107,9 @@ struct TreeBuilder {
     /// The top-level key whose entries go to `consume` as they complete.
     var streamedSection: String?
     var consume: ((StoredPair) -> Void)?
-    /// Where the streamed entry being read is stored; emptied once it is consumed.
-    private var entry: ValueStore?
+    /// Where the streamed entry being read is stored; emptied once it is consumed. A store of
+    /// its own once there is a consumer, and one left empty until then.
+    private var entry = ValueStore(fileID: 0)
     /// Whether the next event belongs to a streamed entry: its key is read, its value is not.
     private var storing = false
     private var storedStack: [StoredFrame] = []
@@ -212,7 +213,6 @@ struct TreeBuilder {
             entry = ValueStore(fileID: SourceFileTable.intern(file))
             run(buffer)
             self.consume = nil
-            entry = nil
         }
     }
 
@@ -265,14 +265,14 @@ struct TreeBuilder {
 
     /// Handles one event; `false` stops reading after a fatal problem. `entry` is the builder's
     /// entry store.
-    private mutating func handle(_ event: yaml_event_t, entry: ValueStore?) -> Bool {
+    private mutating func handle(_ event: yaml_event_t, entry: ValueStore) -> Bool {
         if role != .whole, !split.passedCut, !eventFitsBeforeCut(event) {
             split.broken = true
             return false
         }
         let line = self.line(event.start_mark)
         let column = Int32(clamping: event.start_mark.column + 1)
-        if storing, let entry { return handleStored(event, line: line, column: column, in: entry) }
+        if storing { return handleStored(event, line: line, column: column, in: entry) }
         switch event.type {
         case YAML_DOCUMENT_START_EVENT:
             documents += 1
@@ -616,7 +616,8 @@ struct TreeBuilder {
 
     /// The line of an earlier key of the top stored mapping that reads as the scalar at `key`
     /// does, if there is one.
-    private func storedKeyLine(matching key: ValueStore.Index, in entry: ValueStore) -> Int32? {
+    /// (`mutating` only so that `self` is not copied for the call.)
+    private mutating func storedKeyLine(matching key: ValueStore.Index, in entry: ValueStore) -> Int32? {
         let top = storedStack.count - 1
         if storedStack[top].hasExtras, let keys = storedExtras[storedExtras.count - 1].keys { return keys[entry.text(key)] }
         var earlier = storedStack[top].slot + 1
