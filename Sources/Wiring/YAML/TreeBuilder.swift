@@ -501,7 +501,7 @@ struct TreeBuilder {
             var tag = readTag(data.tag, line: line, column: column)
             if tag != .none { tag = checkedTag(tag, of: String(decoding: utf8, as: UTF8.self), style: style, line: line, column: column) }
             let index = entry.appendScalar(utf8, style: style, tag: tag, line: line, column: column)
-            return addStored(index, anchor: data.anchor == nil ? nil : string(data.anchor), nodeCount: 1, in: entry)
+            return addStored(index, anchor: string(data.anchor), nodeCount: 1, in: entry)
         case YAML_ALIAS_EVENT:
             switch lookUpAlias(event, line: line, column: column) {
             case .fatal:
@@ -515,10 +515,8 @@ struct TreeBuilder {
                     // `<<: *name`, the usual merge: the anchor's node is merged as it is.
                     var copy = anchor.node
                     (copy.line, copy.column) = (line, column)
-                    updateExtrasOfTop { $0.merges.append(copy) }
                     storedStack[top].nodeCount += anchor.nodeCount
-                    entry.truncate(to: storedStack[top].key)
-                    (storedStack[top].key, storedStack[top].keyIsMerge) = (StoredFrame.noKey, false)
+                    takeMerge(copy, in: entry)
                     return true
                 }
                 return addStored(entry.append(anchor.node, at: (line, column)), anchor: nil, nodeCount: anchor.nodeCount, in: entry)
@@ -571,14 +569,11 @@ struct TreeBuilder {
             storedStack[top].keyIsMerge = entry.isMergeKey(index)
             return true
         }
-        storedStack[top].key = StoredFrame.noKey
         if storedStack[top].keyIsMerge {
-            storedStack[top].keyIsMerge = false
-            let merged = entry.node(at: index)
-            updateExtrasOfTop { $0.merges.append(merged) }
-            entry.truncate(to: key)
+            takeMerge(entry.node(at: index), in: entry)
             return true
         }
+        storedStack[top].key = StoredFrame.noKey
         if entry.isScalar(key) {
             if let first = storedKeyLine(matching: key, in: entry) {
                 let (line, column) = entry.position(key)
@@ -591,6 +586,16 @@ struct TreeBuilder {
         }
         storedStack[top].count += 1
         return true
+    }
+
+    /// Takes `merged`, the value of the top stored mapping's waiting merge key, into the merges
+    /// applied when the mapping closes, and drops the key (and the value, if stored) from
+    /// `entry`.
+    private mutating func takeMerge(_ merged: YAMLNode, in entry: ValueStore) {
+        let top = storedStack.count - 1
+        updateExtrasOfTop { $0.merges.append(merged) }
+        entry.truncate(to: storedStack[top].key)
+        (storedStack[top].key, storedStack[top].keyIsMerge) = (StoredFrame.noKey, false)
     }
 
     /// Hands a complete entry of the section to the consumer, its key as read, and empties the
@@ -620,6 +625,8 @@ struct TreeBuilder {
     private mutating func storedKeyLine(matching key: ValueStore.Index, in entry: ValueStore) -> Int32? {
         let top = storedStack.count - 1
         if storedStack[top].hasExtras, let keys = storedExtras[storedExtras.count - 1].keys { return keys[entry.text(key)] }
+        // A loop of its own rather than `pairs(ofOpenMapping:before:)`: it runs for every key
+        // of every entry, and the iterator's reference counting would double its cost.
         var earlier = storedStack[top].slot + 1
         while earlier < key {
             if entry.isScalar(earlier), entry.sameScalar(earlier, key) { return entry.position(earlier).line }
@@ -636,13 +643,9 @@ struct TreeBuilder {
             storedExtras[storedExtras.count - 1].keys![entry.text(key)] = entry.position(key).line
         } else if storedStack[top].count >= 8 {
             var keys: [String: Int32] = [:]
-            var earlier = storedStack[top].slot + 1
-            while earlier < key {
-                if entry.isScalar(earlier) {
-                    let text = entry.text(earlier)
-                    if keys[text] == nil { keys[text] = entry.position(earlier).line }
-                }
-                earlier = entry.end(entry.end(earlier))
+            for (earlier, _) in entry.pairs(ofOpenMapping: storedStack[top].slot, before: key) {
+                let text = entry.text(earlier)
+                if keys[text] == nil { keys[text] = entry.position(earlier).line }
             }
             keys[entry.text(key)] = entry.position(key).line
             updateExtrasOfTop { $0.keys = keys }

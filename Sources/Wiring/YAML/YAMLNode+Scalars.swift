@@ -5,6 +5,18 @@ package enum YAMLScalarValue: Sendable, Equatable {
     case int(Int)
     case double(Double)
     case string(String)
+
+    /// A short name for a scalar of this value, for messages; `nil` (a tag the text is not)
+    /// reads as a string.
+    package static func kindDescription(of value: YAMLScalarValue?) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .int: "an integer"
+        case .double: "a number"
+        case .string, .none: "a string"
+        }
+    }
 }
 
 extension YAMLNode {

@@ -36,14 +36,7 @@ package struct YAMLNode: Sendable, Equatable {
     /// A short name for the kind of node, for messages: "a string", "a list", "a mapping".
     package var kindDescription: String {
         switch content {
-        case .scalar:
-            switch resolvedScalar {
-            case .null: "null"
-            case .bool: "a boolean"
-            case .int: "an integer"
-            case .double: "a number"
-            case .string, .none: "a string"
-            }
+        case .scalar: YAMLScalarValue.kindDescription(of: resolvedScalar)
         case .sequence: "a list"
         case .mapping: "a mapping"
         }

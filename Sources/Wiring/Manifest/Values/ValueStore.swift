@@ -104,22 +104,8 @@ package final class ValueStore: @unchecked Sendable {
         /// their defaults).
         mutating func append(_ index: Index, of source: Storage, end: Index) -> Index? {
             let copy = Index(slots.count)
-            var (byteStart, byteEnd, textStart, textEnd) = (Int.max, 0, Int.max, 0)
-            for slot in source.slots[Int(index)..<Int(end)] {
-                switch slot.shape {
-                case .scalar:
-                    byteStart = min(byteStart, Int(slot.first))
-                    byteEnd = max(byteEnd, Int(slot.first + slot.second))
-                case .longScalar:
-                    textStart = min(textStart, Int(slot.first))
-                    textEnd = max(textEnd, Int(slot.first) + 1)
-                case .sequence, .mapping:
-                    break
-                }
-            }
-            // An empty scalar still has an offset, which must move with the others.
-            let byteRange = byteStart <= byteEnd ? byteStart..<byteEnd : 0..<0
-            let textRange = textStart <= textEnd ? textStart..<textEnd : 0..<0
+            let held = source.scalars(in: index..<end)
+            let (byteRange, textRange) = (held.bytes ?? 0..<0, held.texts ?? 0..<0)
             let byteShift = bytes.count - byteRange.lowerBound
             let textShift = longTexts.count - textRange.lowerBound
             guard bytes.count + byteRange.count <= Int(UInt32.max), slots.count + Int(end - index) < Int(UInt32.max) else {
@@ -139,19 +125,32 @@ package final class ValueStore: @unchecked Sendable {
             return copy
         }
 
-        /// Drops the node at `index` and everything stored after it.
-        mutating func truncate(to index: Index) {
-            var byteCount = bytes.count, textCount = longTexts.count
-            for slot in slots[Int(index)...] {
+        /// Where the scalars of the slots in `range` keep their text: a run of `bytes` and a
+        /// run of `longTexts`, each `nil` when no scalar there uses it. The runs are whole,
+        /// since everything is stored in document order; an empty scalar still has an offset.
+        func scalars(in range: Range<Index>) -> (bytes: Range<Int>?, texts: Range<Int>?) {
+            var (byteStart, byteEnd, textStart, textEnd) = (Int.max, 0, Int.max, 0)
+            for slot in slots[Int(range.lowerBound)..<Int(range.upperBound)] {
                 switch slot.shape {
-                case .scalar: byteCount = min(byteCount, Int(slot.first))
-                case .longScalar: textCount = min(textCount, Int(slot.first))
-                case .sequence, .mapping: break
+                case .scalar:
+                    byteStart = min(byteStart, Int(slot.first))
+                    byteEnd = max(byteEnd, Int(slot.first + slot.second))
+                case .longScalar:
+                    textStart = min(textStart, Int(slot.first))
+                    textEnd = max(textEnd, Int(slot.first) + 1)
+                case .sequence, .mapping:
+                    break
                 }
             }
+            return (byteStart <= byteEnd ? byteStart..<byteEnd : nil, textStart <= textEnd ? textStart..<textEnd : nil)
+        }
+
+        /// Drops the node at `index` and everything stored after it.
+        mutating func truncate(to index: Index) {
+            let dropped = scalars(in: index..<Index(slots.count))
             slots.removeSubrange(Int(index)...)
-            bytes.removeSubrange(byteCount...)
-            longTexts.removeSubrange(textCount...)
+            bytes.removeSubrange((dropped.bytes?.lowerBound ?? bytes.count)...)
+            longTexts.removeSubrange((dropped.texts?.lowerBound ?? longTexts.count)...)
         }
     }
 
@@ -388,8 +387,7 @@ package final class ValueStore: @unchecked Sendable {
         let slot = storage.slots[Int(index)]
         switch slot.shape {
         case .scalar, .longScalar:
-            let text = text(index)
-            switch YAMLNode.resolve(text, style: slot.style, tag: slot.tag) ?? .string(text) {
+            switch resolvedScalar(index) ?? .string(text(index)) {
             case .null: return .null
             case .bool(let flag): return .bool(flag)
             case .int(let number): return .int(number)
@@ -440,6 +438,12 @@ package final class ValueStore: @unchecked Sendable {
         }
     }
 
+    /// The pairs whose key is a scalar of the mapping opened at `index` and still open: those
+    /// stored before `end`.
+    package func pairs(ofOpenMapping index: Index, before end: Index) -> Pairs {
+        Pairs(children: Children(store: self, start: index + 1, end: end))
+    }
+
     /// The pairs of the mapping at `index` whose key is a scalar (a name), in order.
     package func pairs(of index: Index) -> Pairs {
         Pairs(children: children(of: index))
@@ -482,7 +486,7 @@ package final class ValueStore: @unchecked Sendable {
     }
 }
 
-/// What checks the values a ``ValueStore`` takes in, in the same walk that copies them.
+/// What checks the values a ``ValueStore`` takes in, in one walk over them once they are copied.
 package protocol ValueChecker {
     /// Sees a key of a mapping being stored that is not a name: not a scalar, or empty.
     mutating func invalidKey(_ key: StoredNode)
@@ -530,13 +534,7 @@ package struct StoredNode {
     package var kindDescription: String {
         if isMapping { return "a mapping" }
         if isSequence { return "a list" }
-        return switch resolvedScalar {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .int: "an integer"
-        case .double: "a number"
-        case .string, .none: "a string"
-        }
+        return YAMLScalarValue.kindDescription(of: resolvedScalar)
     }
 
     /// The elements of a list, in order; none for a scalar or a mapping.
