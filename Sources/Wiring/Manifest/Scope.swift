@@ -16,16 +16,30 @@
 public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// The scope's name as written in the manifest.
     public let name: String
-    /// Whether this is one of the built-in scopes, decided once when the scope is made.
-    public let isBuiltIn: Bool
+    /// Which built-in scope this is, decided once when the scope is made; `nil` for a custom
+    /// scope.
+    let builtInKind: BuiltIn?
+
+    /// The built-in scopes, for code that decides by scope without comparing names.
+    enum BuiltIn: UInt8, Sendable {
+        case unique, graph, cached, shared, singleton
+    }
+
+    /// Whether this is one of the built-in scopes.
+    public var isBuiltIn: Bool { builtInKind != nil }
 
     /// Creates a scope with the given name; custom names must be declared in the manifest.
     public init(_ name: String) {
         self.name = name
-        isBuiltIn = Self.builtInNames.contains(name)
+        builtInKind = switch name {
+        case "unique": .unique
+        case "graph": .graph
+        case "cached": .cached
+        case "shared": .shared
+        case "singleton": .singleton
+        default: nil
+        }
     }
-
-    private static let builtInNames: Set<String> = ["unique", "graph", "cached", "shared", "singleton"]
 
     /// Scopes are equal when their names are.
     public static func == (lhs: Scope, rhs: Scope) -> Bool { lhs.name == rhs.name }

@@ -53,7 +53,8 @@ public final class Container: Sendable {
     public let diagnostics: [Diagnostic]
 
     let targets: TargetMap
-    let registrations: [Registration]
+    /// Every registration, in the parts binding made them in (see ``BoundPart``).
+    let registrations: [[Registration]]
     let now: @Sendable () -> ContinuousClock.Instant
     /// The logger, when one was given.
     let logger: Logger?
@@ -96,12 +97,18 @@ public final class Container: Sendable {
             try self.init(manifest: manifest, registry: registry, contexts: contexts, options: options)
             return
         }
-        // A large manifest is validated on another thread while this one binds it. Binding
-        // copes with a manifest that fails validation; its result is then dropped, and the
-        // validation's errors are thrown, as when the two run one after the other.
-        let validating = OtherThread { loader.finishCheck(read, eachContext: false) }
+        // A large manifest is validated on another thread while this one binds it; that
+        // thread then helps bind what is left. Binding copes with a manifest that fails
+        // validation; its result is then dropped, and the validation's errors are thrown, as
+        // when the two run one after the other.
+        let sharing = SharedBinding()
+        let validating = OtherThread {
+            let validation = loader.finishCheck(read, eachContext: false)
+            if validation.succeeded { sharing.help() }
+            return validation
+        }
         let bound = Result { () throws(ManifestError) in
-            try Bound(read.manifest, registry: registry, contexts: contexts, environment: environment)
+            try Bound(read.manifest, registry: registry, contexts: contexts, environment: environment, sharing: sharing)
         }
         let validation = validating.join()
         guard let manifest = validation.manifest else { throw ManifestError(validation.diagnostics) }
@@ -119,13 +126,18 @@ public final class Container: Sendable {
         let activeContexts: [ActiveContext]
         let diagnostics: [Diagnostic]
         let targets: TargetMap
-        let registrations: [Registration]
+        let registrations: [[Registration]]
 
-        init(_ loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection, environment: [String: String]) throws(ManifestError) {
+        /// Applies `contexts` to `loaded` and binds it; `sharing` lets the thread validating
+        /// `loaded` meanwhile help bind it.
+        init(
+            _ loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection, environment: [String: String],
+            sharing: SharedBinding? = nil
+        ) throws(ManifestError) {
             let active = try contexts.resolve(for: loaded)
             manifest = try loaded.applying(contexts: active.map(\.name))
             var binder = Binder(manifest: manifest, registry: registry, environment: environment)
-            let table = binder.bind()
+            let table = binder.bind(sharing: sharing)
             if binder.diagnostics.containsErrors {
                 throw ManifestError(binder.diagnostics.filter { $0.severity != .info })
             }
@@ -592,7 +604,7 @@ public final class Container: Sendable {
     /// Slots first, then the type cache: a resolve that read an old instance from a slot began
     /// before the generation moved on, so it cannot cache that instance again.
     private func reset(where matches: (Registration) -> Bool) {
-        for registration in registrations where matches(registration) {
+        for registration in registrations.joined() where matches(registration) {
             if case .kept(_, _, let slot) = registration.keeping { slot.reset() }
         }
         typeCache.write { cache in

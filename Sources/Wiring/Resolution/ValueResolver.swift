@@ -15,6 +15,13 @@ package struct ValueResolver: Sendable {
         self.environment = environment
     }
 
+    /// The problems recorded so far, which the resolver then forgets: a copy that goes on
+    /// checking records only its own.
+    package mutating func removeDiagnostics() -> [Diagnostic] {
+        defer { diagnostics = [] }
+        return diagnostics
+    }
+
     /// Resolves every parameter once, so that their problems are reported even when unused.
     package mutating func resolveParameters() {
         for parameter in manifest.parameters { _ = parameterValue(parameter.name) }

@@ -33,7 +33,7 @@ extension YAMLReader {
         guard let cut = bytes.withUnsafeBufferPointer({
             SectionCut($0, section: section, pieces: pieces, minimumPiece: minimumPiece)
         }) else { return nil }
-        let queue = PieceQueue(count: cut.cuts.count)
+        let queue = TwoEndedQueue(count: cut.cuts.count)
         // What each piece's consumer is made from, on either thread.
         let template = consumer.emptyCopy()
         let other = OtherThread { () -> [PieceRead<Consumer>] in
@@ -151,38 +151,5 @@ extension YAMLReader {
             if let key = pair.key.scalar { keys[key] = 0 }
         }
         return keys
-    }
-}
-
-/// The pieces not yet read, taken from the first on by one thread and from the last back by
-/// the other.
-private struct PieceQueue: Sendable {
-    private let bounds: Locked<(front: Int, back: Int)>
-
-    init(count: Int) {
-        bounds = Locked((front: 0, back: count))
-    }
-
-    /// The first piece no thread has taken, if any.
-    func takeFirst() -> Int? {
-        bounds.withLock { bounds in
-            guard bounds.front < bounds.back else { return nil }
-            bounds.front += 1
-            return bounds.front - 1
-        }
-    }
-
-    /// The last piece no thread has taken, if any.
-    func takeLast() -> Int? {
-        bounds.withLock { bounds in
-            guard bounds.front < bounds.back else { return nil }
-            bounds.back -= 1
-            return bounds.back
-        }
-    }
-
-    /// Leaves no piece to take.
-    func close() {
-        bounds.withLock { $0.back = $0.front }
     }
 }

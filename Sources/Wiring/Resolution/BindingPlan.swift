@@ -1,0 +1,202 @@
+/// What binding any part of a manifest's services reads, fixed before the first is bound:
+/// the registry's factories, the resolved parameters and which services are decorated.
+///
+/// A plan is read-only, so two threads can bind parts of one manifest with it at once
+/// (``SharedBinding``); each part keeps its own problems and its own record of the factories
+/// used, and ``Binder`` joins the parts in manifest order.
+struct BindingPlan: Sendable {
+    let manifest: Manifest
+    /// The registry as binding started: each key's place in `factoryKeys`, and its factory.
+    let factoryKeys: [String]
+    let factories: [String: (index: Int, entry: FactoryRegistry.Entry)]
+    /// The parameters resolved, with no problem recorded yet: each part records its own.
+    let values: ValueResolver
+    let argumentValues: ArgumentValues
+    /// Decorators of each service, in manifest order.
+    let decoratorsOf: [String: [ServiceDefinition]]
+    /// Which services are decorated, by position, so that the others cost no lookup.
+    let isDecorated: [Bool]
+
+    init(manifest: Manifest, factoryKeys: [String], factories: [String: (index: Int, entry: FactoryRegistry.Entry)],
+         values: ValueResolver) {
+        self.manifest = manifest
+        self.factoryKeys = factoryKeys
+        self.factories = factories
+        self.values = values
+        argumentValues = ArgumentValues(values)
+        var decoratorsOf: [String: [ServiceDefinition]] = [:]
+        var isDecorated = [Bool](repeating: false, count: manifest.services.count)
+        for service in manifest.services {
+            guard let target = service.decorates?.value else { continue }
+            decoratorsOf[target, default: []].append(service)
+            if let index = manifest.serviceIndex(of: target) { isDecorated[index] = true }
+        }
+        self.decoratorsOf = decoratorsOf
+        self.isDecorated = isDecorated
+    }
+
+    /// Binds the services at `positions` of the manifest (decorators are bound with the
+    /// service they decorate), storing each one's target at its position in `targets`.
+    ///
+    /// Parts of one manifest may write `targets` at once: a position is written only by the
+    /// part that binds its service, or the service it decorates.
+    func bind(_ positions: Range<Int>, targets: TargetBuffer) -> BoundPart {
+        var binder = PartBinder(plan: self, targets: targets)
+        binder.bind(positions)
+        return binder.part
+    }
+
+    /// The decorators of `key` in the order they apply: a chain of decorators (C decorates B
+    /// decorates A) applies depth first, A, then B, then C.
+    fileprivate func chain(of key: String, seen: [String]) -> [ServiceDefinition] {
+        guard let decorators = decoratorsOf[key] else { return [] }
+        return decorators.flatMap { decorator -> [ServiceDefinition] in
+            seen.contains(decorator.key) ? [] : [decorator] + chain(of: decorator.key, seen: seen + [decorator.key])
+        }
+    }
+}
+
+/// Where the parts of a binding store each service's target, by position in the manifest: a
+/// decorator's is the target of the service it decorates.
+///
+/// Shared by the threads that bind parts: each position is written by one part only, and read
+/// once every part is done. Stored targets are not counted again when they are gathered into
+/// the container's table, which is where the buffer's memory ends up.
+struct TargetBuffer: @unchecked Sendable {
+    let slots: UnsafeMutableBufferPointer<ResolutionTarget?>
+}
+
+/// The services of one part of a manifest, bound.
+struct BoundPart: Sendable {
+    /// Each service's registration, then its named variants', in manifest order.
+    var registrations: [Registration] = []
+    /// The `implements` entries of the services bound (and of their decorators), in manifest
+    /// order, each with the position of the target it resolves to.
+    var claims: [(entry: ImplementsEntry, position: Int)] = []
+    var diagnostics: [Diagnostic] = []
+    /// Whether a service of the part uses the factory at each place of the plan's `factoryKeys`.
+    var usedFactories: [Bool]
+}
+
+/// Binds the services of one part, collecting what it finds into a ``BoundPart``.
+private struct PartBinder {
+    let plan: BindingPlan
+    var part: BoundPart
+    private let targets: TargetBuffer
+    private var values: ValueResolver
+
+    init(plan: BindingPlan, targets: TargetBuffer) {
+        self.plan = plan
+        self.targets = targets
+        values = plan.values
+        part = BoundPart(usedFactories: Array(repeating: false, count: plan.factoryKeys.count))
+    }
+
+    mutating func bind(_ positions: Range<Int>) {
+        let services = plan.manifest.services[positions]
+        // Sized once: a part of a large manifest holds thousands of each.
+        part.registrations.reserveCapacity(services.reduce(services.count) { $0 + $1.names.count })
+        part.claims.reserveCapacity(services.reduce(0) { $0 + $1.implements.count })
+        for index in positions {
+            bind(plan.manifest.services[index], at: index)
+        }
+        part.diagnostics += values.diagnostics
+    }
+
+    // Every factory key and every value is checked, even when an earlier one failed, so that
+    // one build reports every problem.
+    private mutating func bind(_ service: ServiceDefinition, at index: Int) {
+        guard service.decorates == nil else { return }
+        let decorators = plan.isDecorated[index] ? plan.chain(of: service.key, seen: [service.key]) : []
+        var steps: [DecoratorStep] = []
+        var complete = true
+        for decorator in decorators {
+            if decorator.scope != nil || !decorator.names.isEmpty {
+                part.diagnostics.append(.warning(
+                    "decorator '\(decorator.key)' lives in the scope and names of '\(service.key)', which it decorates; its own 'scope' and 'names' are not used",
+                    at: decorator.scope?.location ?? decorator.names.first?.location))
+            }
+            let make = factory(decorator.factoryKey, of: decorator)
+            let args = LazyArguments(arguments(decorator.args, at: decorator.location), values: plan.argumentValues)
+            guard let make else {
+                complete = false
+                continue
+            }
+            steps.append(DecoratorStep(key: decorator.key, location: decorator.location,
+                                       factoryKey: decorator.factoryKey, make: make, lazyArgs: args))
+        }
+        let make = factory(service.factoryKey, of: service)
+        let args = arguments(service.args, at: service.location)
+        let scope = plan.manifest.effectiveScope(of: service)
+        var base: Registration?
+        if complete, let make {
+            let registration = Registration(
+                key: service.key, name: nil, location: service.location, factoryKey: service.factoryKey,
+                make: make, args: LazyArguments(args, values: plan.argumentValues), scope: scope,
+                keeping: keeping(scope, timeToLive: service.timeToLive?.value), decorators: steps)
+            part.registrations.append(registration)
+            base = registration
+        }
+        let variants = service.names
+        var named = [String: Registration](minimumCapacity: variants.count)
+        for variant in variants {
+            let factoryKey = variant.factory?.value ?? service.factoryKey
+            let variantMake = variant.factory.map { factory(factoryKey, of: service, variant: variant.name, at: $0.location) } ?? make
+            values.check(variant.args)
+            guard base != nil, let variantMake else { continue }
+            let variantScope = variant.scope?.value ?? scope
+            let timeToLive = variant.timeToLive?.value ?? (variant.scope == nil ? service.timeToLive?.value : nil)
+            let registration = Registration(
+                key: service.key, name: variant.name, location: variant.location, factoryKey: factoryKey,
+                make: variantMake, args: LazyArguments(args, overriddenBy: variant.args, values: plan.argumentValues),
+                scope: variantScope, keeping: keeping(variantScope, timeToLive: timeToLive), decorators: steps)
+            part.registrations.append(registration)
+            named[variant.name] = registration
+        }
+        guard let base else { return }
+        let target = ResolutionTarget(serviceKey: service.key, unnamed: base, named: named)
+        targets.slots[index] = target
+        for decorator in decorators {
+            if let position = plan.manifest.serviceIndex(of: decorator.key) { targets.slots[position] = target }
+        }
+        for entry in service.implements { part.claims.append((entry, index)) }
+        for decorator in decorators {
+            for entry in decorator.implements { part.claims.append((entry, index)) }
+        }
+    }
+
+    /// Every reference is checked now; the filled-in arguments are made on first use.
+    private mutating func arguments(_ map: ManifestMap?, at location: SourceLocation) -> ManifestMap {
+        values.check(map)
+        return map ?? ManifestMap([], at: location)
+    }
+
+    // MARK: - Factories and scopes
+
+    /// The factory of `service` (of its variant `variant`, written at `location`).
+    private mutating func factory(
+        _ key: String, of service: ServiceDefinition, variant: String? = nil, at location: SourceLocation? = nil
+    ) -> (@Sendable (FactoryContext) throws -> Any)? {
+        guard let (index, entry) = plan.factories[key] else {
+            let owner = variant.map { "\(service.key)[\($0)]" } ?? service.key
+            part.diagnostics.append(.unregisteredFactory(
+                key, of: owner, registered: plan.factoryKeys, at: location ?? service.factory?.location ?? service.location))
+            return nil
+        }
+        part.usedFactories[index] = true
+        return entry.make
+    }
+
+    private func keeping(_ scope: Scope, timeToLive: Duration?) -> Keeping {
+        switch scope.builtInKind {
+        case .unique: return .unique
+        case .graph: return .graph
+        case .singleton: return .kept(timeToLive: nil, weakly: false, slot: InstanceSlot())
+        case .shared: return .kept(timeToLive: nil, weakly: true, slot: InstanceSlot())
+        case .cached: return .kept(timeToLive: timeToLive, weakly: false, slot: InstanceSlot())
+        case nil:
+            let custom = plan.manifest.customScopes.first { $0.name == scope.name }
+            return .kept(timeToLive: timeToLive ?? custom?.timeToLive?.value, weakly: false, slot: InstanceSlot())
+        }
+    }
+}
