@@ -72,13 +72,20 @@ package struct ManifestValidator {
     private mutating func checkImplementsAndNames() {
         // Service keys and their variants cannot collide with each other (keys and names are
         // unique by construction); only `implements` entries can claim a pair twice.
-        var claimCount = 0
-        for service in manifest.services { claimCount += service.implements.count }
+        // Both tables are sized once: growing one rehashes every key so far.
+        var claimCount = 0, namedClaimCount = 0
+        for service in manifest.services {
+            for entry in service.implements {
+                claimCount += 1
+                namedClaimCount += entry.name == nil ? service.names.count : 1
+            }
+        }
         // Most entries are unnamed: keyed by the type alone, they hash one string, not two.
         var unnamedClaims = [String: Claim](minimumCapacity: claimCount)
-        var namedClaims: [ResolutionKey: Claim] = [:]
+        var namedClaims = [ResolutionKey: Claim](minimumCapacity: namedClaimCount)
         for service in manifest.services {
-            for variant in service.names {
+            let variants = service.names
+            for variant in variants {
                 if let other = manifest.service(variant.name) {
                     error("named variant '\(variant.name)' of service '\(service.key)' has the name of a service",
                           at: variant.location, notes: [Diagnostic.Note("service '\(variant.name)' is declared here", at: other.location)])
@@ -97,28 +104,36 @@ package struct ManifestValidator {
                           at: entry.location, notes: [Diagnostic.Note("service '\(entry.type)' is declared here", at: other.location)])
                     continue
                 }
-                // An unnamed entry lets the type resolve the service and each of its variants.
                 let claim = Claim(service: service.key, location: entry.location)
-                var names: [String] = []
                 if let name = entry.name {
-                    names = [name]
-                } else if let first = unnamedClaims.updateValue(claim, forKey: entry.type), first.service != service.key {
+                    record(claim, on: entry.type, named: name, at: entry.location, in: &namedClaims)
+                    continue
+                }
+                // An unnamed entry lets the type resolve the service and each of its variants.
+                if let first = unnamedClaims.updateValue(claim, forKey: entry.type), first.service != service.key {
                     unnamedClaims[entry.type] = first
                     reportCollision(entry.type, name: nil, between: first, and: service.key, at: entry.location)
                     continue
-                } else {
-                    names = service.names.map(\.name)
                 }
-                for name in names {
-                    let key = ResolutionKey(type: entry.type, name: name)
-                    if let first = namedClaims[key], first.service != service.key {
-                        reportCollision(entry.type, name: name, between: first, and: service.key, at: entry.location)
-                        break
-                    }
-                    namedClaims[key] = claim
+                for variant in variants {
+                    if !record(claim, on: entry.type, named: variant.name, at: entry.location, in: &namedClaims) { break }
                 }
             }
         }
+    }
+
+    /// Records `claim` on `type` named `name`, or reports the other service that claimed it
+    /// first; whether the claim holds.
+    @discardableResult
+    private mutating func record(
+        _ claim: Claim, on type: String, named name: String, at location: SourceLocation,
+        in claims: inout [ResolutionKey: Claim]
+    ) -> Bool {
+        let key = ResolutionKey(type: type, name: name)
+        guard let first = claims.updateValue(claim, forKey: key), first.service != claim.service else { return true }
+        claims[key] = first
+        reportCollision(type, name: name, between: first, and: claim.service, at: location)
+        return false
     }
 
     /// One service's claim on a (type, name) pair, and where it was made.
@@ -138,7 +153,7 @@ package struct ManifestValidator {
     // MARK: - Decorators
 
     private mutating func checkDecorators() {
-        let keys = manifest.services.map(\.key)
+        let keys = manifest.services.lazy.map(\.key)
         for service in manifest.services {
             guard let target = service.decorates else { continue }
             if target.value == service.key {
@@ -175,7 +190,7 @@ package struct ManifestValidator {
     // MARK: - Contexts
 
     private mutating func checkContexts() {
-        let keys = manifest.services.map(\.key)
+        let keys = manifest.services.lazy.map(\.key)
         let parameterNames = manifest.parameters.map(\.name)
         for context in manifest.contexts {
             for override in context.services {
