@@ -4,12 +4,13 @@ package struct ManifestAssembler {
 
     package init() {}
 
-    package mutating func assemble(_ files: [ManifestFile], overlays: [ContextDefinition] = [], overlayFiles: [String] = []) -> Manifest {
+    package mutating func assemble(
+        _ files: consuming [ManifestFile], overlays: [ContextDefinition] = [], overlayFiles: [String] = []
+    ) -> Manifest {
+        var files = consume files
         var parameters: [Parameter] = []
         var parameterAt: [String: SourceLocation] = [:]
-        var services: [ServiceDefinition] = []
-        services.reserveCapacity(files.reduce(0) { $0 + $1.services.count })
-        var serviceIndex = [String: Int](minimumCapacity: services.capacity)
+        let (services, serviceIndex) = mergeServices(of: &files)
         var contexts: [(name: String, location: SourceLocation, services: [ServiceOverride], parameters: [Parameter], added: [ServiceDefinition])] = []
         var contextIndex: [String: Int] = [:]
         var defaultScope: Located<Scope>?
@@ -20,16 +21,6 @@ package struct ManifestAssembler {
             for parameter in file.parameters {
                 if claim(parameter.name, at: parameter.location, in: &parameterAt, what: "parameter") {
                     parameters.append(parameter)
-                }
-            }
-            for service in file.services {
-                // One lookup for the usual case, a key not seen yet; a repeated key gets its
-                // first place back.
-                if let first = serviceIndex.updateValue(services.count, forKey: service.key) {
-                    serviceIndex[service.key] = first
-                    duplicate("service '\(service.key)'", at: service.location, first: services[first].location)
-                } else {
-                    services.append(service)
                 }
             }
             if let scope = file.defaultScope {
@@ -86,6 +77,50 @@ package struct ManifestAssembler {
             parameterReferences: files.flatMap(\.parameterReferences),
             diagnostics: [],
             serviceIndex: serviceIndex)
+    }
+
+    /// The services of every file, in order, each key once (a repeated key is reported), and
+    /// each one's position by key; the files are left without services.
+    ///
+    /// The keys are read from each file's ``ManifestFile/serviceKeys``, not from the services:
+    /// the services of a large file were made by the threads that read it, and reading each
+    /// one's storage here would miss the cache once per service.
+    private mutating func mergeServices(of files: inout [ManifestFile]) -> ([ServiceDefinition], [String: Int]) {
+        let count = files.reduce(0) { $0 + $1.serviceKeys.count }
+        var serviceIndex = [String: Int](minimumCapacity: count)
+        var unique = true
+        for file in files {
+            for key in file.serviceKeys where serviceIndex.updateValue(serviceIndex.count, forKey: key) != nil {
+                unique = false
+                break
+            }
+            if !unique { break }
+        }
+        if unique {
+            // The first file's services are taken over as they are, without copying each.
+            var services: [ServiceDefinition] = []
+            for index in files.indices {
+                let taken = files[index].takeServices().services
+                if services.isEmpty { services = taken } else { services += taken }
+            }
+            return (services, serviceIndex)
+        }
+        // A repeated key: one lookup for the usual case, a key not seen yet; a repeated key gets
+        // its first place back.
+        serviceIndex.removeAll(keepingCapacity: true)
+        var services: [ServiceDefinition] = []
+        services.reserveCapacity(count)
+        for index in files.indices {
+            for service in files[index].takeServices().services {
+                if let first = serviceIndex.updateValue(services.count, forKey: service.key) {
+                    serviceIndex[service.key] = first
+                    duplicate("service '\(service.key)'", at: service.location, first: services[first].location)
+                } else {
+                    services.append(service)
+                }
+            }
+        }
+        return (services, serviceIndex)
     }
 
     /// Records `name` as declared at `location`; reports and refuses a second declaration.

@@ -4,11 +4,34 @@ package struct ManifestFile: Sendable {
     package var version: Located<Int>?
     package var imports: [Located<String>] = []
     package var parameters: [Parameter] = []
-    package var services: [ServiceDefinition] = []
+    /// The services, in file order.
+    package private(set) var services: [ServiceDefinition] = []
+    /// The key of each of `services`, beside it: merging files reads these, and need not touch
+    /// the storage of each service, which the thread that decoded it wrote last.
+    package private(set) var serviceKeys: [String] = []
     package var contexts: [ContextDefinition] = []
     package var defaultScope: Located<Scope>?
     package var customScopes: [CustomScope] = []
     package var parameterReferences: [Located<String>] = []
 
     package init(path: String) { self.path = path }
+
+    /// Sets the services, whose keys are `keys`, in the same order.
+    package mutating func setServices(_ services: [ServiceDefinition], keys: [String]) {
+        precondition(services.count == keys.count, "a key for each service")
+        self.services = services
+        serviceKeys = keys
+    }
+
+    /// Appends a service after the others.
+    package mutating func append(_ service: ServiceDefinition) {
+        services.append(service)
+        serviceKeys.append(service.key)
+    }
+
+    /// Gives up the services and their keys, leaving none.
+    package mutating func takeServices() -> (services: [ServiceDefinition], keys: [String]) {
+        defer { (services, serviceKeys) = ([], []) }
+        return (services, serviceKeys)
+    }
 }

@@ -52,6 +52,8 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     private var currentContext: String?
     /// Services decoded as the reader streamed them, before the rest of the tree.
     private var streamedServices: [ServiceDefinition] = []
+    /// Their keys, beside them (see ``ManifestFile/serviceKeys``).
+    private var streamedKeys: [String] = []
 
     package init(file: String, environment: [String: String]) {
         self.file = file
@@ -93,6 +95,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     package mutating func consume(_ entry: StoredPair) {
         guard let key = key(entry.key) else { return }
         streamedServices.append(service(key, entry))
+        streamedKeys.append(key)
     }
 
     /// A decoder of the same file that has decoded nothing, for the entries the reader reads
@@ -110,6 +113,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     /// decoder's in the file.
     package mutating func append(_ later: consuming ManifestFileDecoder) {
         streamedServices += later.streamedServices
+        streamedKeys += later.streamedKeys
         diagnostics += later.diagnostics
         parameterReferences += later.parameterReferences
     }
@@ -153,11 +157,11 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
             decodeScopes(node, into: &manifest)
         }
         if let node = fields["services"] {
-            manifest.services = streamedServices
+            manifest.setServices(streamedServices, keys: streamedKeys)
             // Entries the reader did not stream (merged in with `<<`) are decoded here.
             for pair in pairs(node, "'services'") {
                 guard let key = key(pair.key) else { continue }
-                manifest.services.append(service(key, pair))
+                manifest.append(service(key, pair))
             }
         }
         if let node = fields["contexts"] {

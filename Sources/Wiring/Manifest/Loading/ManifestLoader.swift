@@ -89,7 +89,10 @@ public struct ManifestLoader: Sendable {
         reader.visit(path, importedAt: nil, chain: [])
         let overlays = reader.overlays(of: path)
         var assembler = ManifestAssembler()
-        let manifest = assembler.assemble(reader.files, overlays: overlays, overlayFiles: reader.overlayFiles)
+        // The files are handed over, so that their services are taken, not copied.
+        let files = reader.files
+        reader.files = []
+        let manifest = assembler.assemble(consume files, overlays: overlays, overlayFiles: reader.overlayFiles)
         return ReadManifest(manifest: manifest, diagnostics: reader.diagnostics + assembler.diagnostics, sources: reader.sources)
     }
 
