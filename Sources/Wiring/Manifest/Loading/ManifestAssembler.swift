@@ -89,18 +89,17 @@ package struct ManifestAssembler {
         let count = files.reduce(0) { $0 + $1.serviceKeys.count }
         var serviceIndex = [String: Int](minimumCapacity: count)
         var unique = true
-        for file in files {
+        scan: for file in files {
             for key in file.serviceKeys where serviceIndex.updateValue(serviceIndex.count, forKey: key) != nil {
                 unique = false
-                break
+                break scan
             }
-            if !unique { break }
         }
         if unique {
             // The first file's services are taken over as they are, without copying each.
             var services: [ServiceDefinition] = []
             for index in files.indices {
-                let taken = files[index].takeServices().services
+                let taken = files[index].takeServices()
                 if services.isEmpty { services = taken } else { services += taken }
             }
             return (services, serviceIndex)
@@ -111,7 +110,7 @@ package struct ManifestAssembler {
         var services: [ServiceDefinition] = []
         services.reserveCapacity(count)
         for index in files.indices {
-            for service in files[index].takeServices().services {
+            for service in files[index].takeServices() {
                 if let first = serviceIndex.updateValue(services.count, forKey: service.key) {
                     serviceIndex[service.key] = first
                     duplicate("service '\(service.key)'", at: service.location, first: services[first].location)

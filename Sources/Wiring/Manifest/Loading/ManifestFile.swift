@@ -29,9 +29,9 @@ package struct ManifestFile: Sendable {
         serviceKeys.append(service.key)
     }
 
-    /// Gives up the services and their keys, leaving none.
-    package mutating func takeServices() -> (services: [ServiceDefinition], keys: [String]) {
+    /// Gives up the services (and their keys), leaving none.
+    package mutating func takeServices() -> [ServiceDefinition] {
         defer { (services, serviceKeys) = ([], []) }
-        return (services, serviceKeys)
+        return services
     }
 }

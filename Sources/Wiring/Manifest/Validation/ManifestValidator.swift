@@ -106,7 +106,7 @@ package struct ManifestValidator {
                 }
                 let claim = Claim(service: service.key, location: entry.location)
                 if let name = entry.name {
-                    record(claim, on: entry.type, named: name, at: entry.location, in: &namedClaims)
+                    record(claim, on: entry.type, named: name, in: &namedClaims)
                     continue
                 }
                 // An unnamed entry lets the type resolve the service and each of its variants.
@@ -116,7 +116,7 @@ package struct ManifestValidator {
                     continue
                 }
                 for variant in variants {
-                    if !record(claim, on: entry.type, named: variant.name, at: entry.location, in: &namedClaims) { break }
+                    if !record(claim, on: entry.type, named: variant.name, in: &namedClaims) { break }
                 }
             }
         }
@@ -126,13 +126,12 @@ package struct ManifestValidator {
     /// first; whether the claim holds.
     @discardableResult
     private mutating func record(
-        _ claim: Claim, on type: String, named name: String, at location: SourceLocation,
-        in claims: inout [ResolutionKey: Claim]
+        _ claim: Claim, on type: String, named name: String, in claims: inout [ResolutionKey: Claim]
     ) -> Bool {
         let key = ResolutionKey(type: type, name: name)
         guard let first = claims.updateValue(claim, forKey: key), first.service != claim.service else { return true }
         claims[key] = first
-        reportCollision(type, name: name, between: first, and: claim.service, at: location)
+        reportCollision(type, name: name, between: first, and: claim.service, at: claim.location)
         return false
     }
 
