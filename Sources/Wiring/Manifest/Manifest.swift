@@ -33,6 +33,8 @@ public struct Manifest: Sendable {
 
     /// Every `$(name)` reference to a parameter, found while decoding.
     package let parameterReferences: [Located<String>]
+    /// What the services hold that checking and binding them are sized by.
+    package let census: ServiceCensus
 
     private let serviceIndex: [String: Int]
     private let parameterIndex: [String: Int]
@@ -42,7 +44,7 @@ public struct Manifest: Sendable {
         version: Int, files: [String], parameters: [Parameter], services: [ServiceDefinition],
         contexts: [ContextDefinition], defaultScope: Located<Scope>?, customScopes: [CustomScope],
         parameterReferences: [Located<String>], diagnostics: [Diagnostic],
-        serviceIndex: [String: Int]? = nil
+        serviceIndex: [String: Int]? = nil, census: ServiceCensus? = nil
     ) {
         self.parameterReferences = parameterReferences
         self.version = version
@@ -54,6 +56,8 @@ public struct Manifest: Sendable {
         self.customScopes = customScopes
         self.diagnostics = diagnostics
         self.serviceIndex = serviceIndex ?? Self.index(services.map(\.key))
+        assert(census.map { $0.count == services.count } ?? true, "a census of these services")
+        self.census = census ?? ServiceCensus(of: services)
         parameterIndex = Self.index(parameters.map(\.name))
         contextIndex = Self.index(contexts.map(\.name))
     }

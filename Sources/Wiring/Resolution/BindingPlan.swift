@@ -26,7 +26,9 @@ struct BindingPlan: Sendable {
         argumentValues = ArgumentValues(values)
         var decoratorsOf: [String: [ServiceDefinition]] = [:]
         var isDecorated = [Bool](repeating: false, count: manifest.services.count)
-        for service in manifest.services {
+        // The census lists the decorators: the other services' storage is not read here.
+        for position in manifest.census.decorators {
+            let service = manifest.services[position]
             guard let target = service.decorates?.value else { continue }
             decoratorsOf[target, default: []].append(service)
             if let index = manifest.serviceIndex(of: target) { isDecorated[index] = true }

@@ -10,7 +10,7 @@ package struct ManifestAssembler {
         var files = consume files
         var parameters: [Parameter] = []
         var parameterAt: [String: SourceLocation] = [:]
-        let (services, serviceIndex) = mergeServices(of: &files)
+        let (services, serviceIndex, census) = mergeServices(of: &files)
         var contexts: [(name: String, location: SourceLocation, services: [ServiceOverride], parameters: [Parameter], added: [ServiceDefinition])] = []
         var contextIndex: [String: Int] = [:]
         var defaultScope: Located<Scope>?
@@ -76,16 +76,20 @@ package struct ManifestAssembler {
             customScopes: customScopes,
             parameterReferences: files.flatMap(\.parameterReferences),
             diagnostics: [],
-            serviceIndex: serviceIndex)
+            serviceIndex: serviceIndex,
+            census: census)
     }
 
-    /// The services of every file, in order, each key once (a repeated key is reported), and
-    /// each one's position by key; the files are left without services.
+    /// The services of every file, in order, each key once (a repeated key is reported), each
+    /// one's position by key, and their census when the files' censuses make it up; the files
+    /// are left without services.
     ///
     /// The keys are read from each file's ``ManifestFile/serviceKeys``, not from the services:
     /// the services of a large file were made by the threads that read it, and reading each
     /// one's storage here would miss the cache once per service.
-    private mutating func mergeServices(of files: inout [ManifestFile]) -> ([ServiceDefinition], [String: Int]) {
+    private mutating func mergeServices(
+        of files: inout [ManifestFile]
+    ) -> ([ServiceDefinition], [String: Int], ServiceCensus?) {
         let count = files.reduce(0) { $0 + $1.serviceKeys.count }
         var serviceIndex = [String: Int](minimumCapacity: count)
         var unique = true
@@ -98,11 +102,13 @@ package struct ManifestAssembler {
         if unique {
             // The first file's services are taken over as they are, without copying each.
             var services: [ServiceDefinition] = []
+            var census = ServiceCensus()
             for index in files.indices {
+                census.append(files[index].census)
                 let taken = files[index].takeServices()
                 if services.isEmpty { services = taken } else { services += taken }
             }
-            return (services, serviceIndex)
+            return (services, serviceIndex, census)
         }
         // A repeated key: one lookup for the usual case, a key not seen yet; a repeated key gets
         // its first place back.
@@ -119,7 +125,7 @@ package struct ManifestAssembler {
                 }
             }
         }
-        return (services, serviceIndex)
+        return (services, serviceIndex, nil)
     }
 
     /// Records `name` as declared at `location`; reports and refuses a second declaration.

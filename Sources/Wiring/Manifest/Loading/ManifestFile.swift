@@ -9,6 +9,8 @@ package struct ManifestFile: Sendable {
     /// The key of each of `services`, beside it: merging files reads these, and need not touch
     /// the storage of each service, which the thread that decoded it wrote last.
     package private(set) var serviceKeys: [String] = []
+    /// What the services hold that checking and binding them are sized by.
+    package private(set) var census = ServiceCensus()
     package var contexts: [ContextDefinition] = []
     package var defaultScope: Located<Scope>?
     package var customScopes: [CustomScope] = []
@@ -16,22 +18,24 @@ package struct ManifestFile: Sendable {
 
     package init(path: String) { self.path = path }
 
-    /// Sets the services, whose keys are `keys`, in the same order.
-    package mutating func setServices(_ services: [ServiceDefinition], keys: [String]) {
-        precondition(services.count == keys.count, "a key for each service")
+    /// Sets the services, whose keys are `keys` and whose census is `census`, in the same order.
+    package mutating func setServices(_ services: [ServiceDefinition], keys: [String], census: ServiceCensus) {
+        precondition(services.count == keys.count && services.count == census.count, "a key for each service, each counted")
         self.services = services
         serviceKeys = keys
+        self.census = census
     }
 
     /// Appends a service after the others.
     package mutating func append(_ service: ServiceDefinition) {
         services.append(service)
         serviceKeys.append(service.key)
+        census.note(service)
     }
 
-    /// Gives up the services (and their keys), leaving none.
+    /// Gives up the services (and their keys and census), leaving none.
     package mutating func takeServices() -> [ServiceDefinition] {
-        defer { (services, serviceKeys) = ([], []) }
+        defer { (services, serviceKeys, census) = ([], [], ServiceCensus()) }
         return services
     }
 }

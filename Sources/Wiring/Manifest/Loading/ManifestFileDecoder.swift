@@ -52,8 +52,9 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     private var currentContext: String?
     /// Services decoded as the reader streamed them, before the rest of the tree.
     private var streamedServices: [ServiceDefinition] = []
-    /// Their keys, beside them (see ``ManifestFile/serviceKeys``).
+    /// Their keys, beside them (see ``ManifestFile/serviceKeys``), and their census.
     private var streamedKeys: [String] = []
+    private var streamedCensus = ServiceCensus()
 
     package init(file: String, environment: [String: String]) {
         self.file = file
@@ -94,8 +95,10 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     /// Decodes one entry of `services:` as soon as the reader completes it.
     package mutating func consume(_ entry: StoredPair) {
         guard let key = key(entry.key) else { return }
-        streamedServices.append(service(key, entry))
+        let service = service(key, entry)
+        streamedServices.append(service)
         streamedKeys.append(key)
+        streamedCensus.note(service)
     }
 
     /// A decoder of the same file that has decoded nothing, for the entries the reader reads
@@ -114,6 +117,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     package mutating func append(_ later: consuming ManifestFileDecoder) {
         streamedServices += later.streamedServices
         streamedKeys += later.streamedKeys
+        streamedCensus.append(later.streamedCensus)
         diagnostics += later.diagnostics
         parameterReferences += later.parameterReferences
     }
@@ -157,7 +161,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
             decodeScopes(node, into: &manifest)
         }
         if let node = fields["services"] {
-            manifest.setServices(streamedServices, keys: streamedKeys)
+            manifest.setServices(streamedServices, keys: streamedKeys, census: streamedCensus)
             // Entries the reader did not stream (merged in with `<<`) are decoded here.
             for pair in pairs(node, "'services'") {
                 guard let key = key(pair.key) else { continue }

@@ -18,8 +18,15 @@ package struct ManifestValidator {
     }
 
     package mutating func run() {
-        checkScopes()
-        checkImplementsAndNames()
+        if let scope = manifest.defaultScope { checkScope(scope) }
+        // One pass over the services: the threads that read a large manifest made them, and
+        // each pass reads every service's storage from memory again. Decorators, which few
+        // services are, are found from the census.
+        var claims = Claims(sizedFor: manifest.census)
+        for service in manifest.services {
+            checkScopes(of: service)
+            checkImplementsAndNames(of: service, in: &claims)
+        }
         checkDecorators()
         if checksContexts { checkContexts() }
         checkParameters()
@@ -31,18 +38,15 @@ package struct ManifestValidator {
 
     // MARK: - Scopes and time-to-live
 
-    private mutating func checkScopes() {
-        if let scope = manifest.defaultScope { checkScope(scope) }
-        for service in manifest.services {
-            let scope = manifest.effectiveScope(of: service)
-            if let written = service.scope { checkScope(written) }
-            checkTimeToLive(service.timeToLive, scope: scope, of: "service '\(service.key)'")
-            for variant in service.names {
-                if let written = variant.scope { checkScope(written) }
-                checkTimeToLive(variant.timeToLive ?? (variant.scope == nil ? nil : service.timeToLive),
-                                scope: variant.scope?.value ?? scope,
-                                of: "named variant '\(variant.name)' of service '\(service.key)'")
-            }
+    private mutating func checkScopes(of service: ServiceDefinition) {
+        let scope = manifest.effectiveScope(of: service)
+        if let written = service.scope { checkScope(written) }
+        checkTimeToLive(service.timeToLive, scope: scope, of: "service '\(service.key)'")
+        for variant in service.names {
+            if let written = variant.scope { checkScope(written) }
+            checkTimeToLive(variant.timeToLive ?? (variant.scope == nil ? nil : service.timeToLive),
+                            scope: variant.scope?.value ?? scope,
+                            of: "named variant '\(variant.name)' of service '\(service.key)'")
         }
     }
 
@@ -69,55 +73,55 @@ package struct ManifestValidator {
         let name: String
     }
 
-    private mutating func checkImplementsAndNames() {
-        // Service keys and their variants cannot collide with each other (keys and names are
-        // unique by construction); only `implements` entries can claim a pair twice.
-        // Both tables are sized once: growing one rehashes every key so far.
-        var claimCount = 0, namedClaimCount = 0
-        for service in manifest.services {
-            for entry in service.implements {
-                claimCount += 1
-                namedClaimCount += entry.name == nil ? service.names.count : 1
+    /// The (type, name) pairs claimed so far. Service keys and their variants cannot collide
+    /// with each other (keys and names are unique by construction); only `implements` entries
+    /// can claim a pair twice.
+    private struct Claims {
+        /// Most entries are unnamed: keyed by the type alone, they hash one string, not two.
+        var unnamed: [String: Claim]
+        var named: [ResolutionKey: Claim]
+
+        /// Tables sized once, from the census: growing one rehashes every key so far.
+        init(sizedFor census: ServiceCensus) {
+            unnamed = [String: Claim](minimumCapacity: census.implementsEntries)
+            named = [ResolutionKey: Claim](minimumCapacity: census.namedClaims)
+        }
+    }
+
+    private mutating func checkImplementsAndNames(of service: ServiceDefinition, in claims: inout Claims) {
+        let variants = service.names
+        for variant in variants {
+            if let other = manifest.service(variant.name) {
+                error("named variant '\(variant.name)' of service '\(service.key)' has the name of a service",
+                      at: variant.location, notes: [Diagnostic.Note("service '\(variant.name)' is declared here", at: other.location)])
             }
         }
-        // Most entries are unnamed: keyed by the type alone, they hash one string, not two.
-        var unnamedClaims = [String: Claim](minimumCapacity: claimCount)
-        var namedClaims = [ResolutionKey: Claim](minimumCapacity: namedClaimCount)
-        for service in manifest.services {
-            let variants = service.names
-            for variant in variants {
-                if let other = manifest.service(variant.name) {
-                    error("named variant '\(variant.name)' of service '\(service.key)' has the name of a service",
-                          at: variant.location, notes: [Diagnostic.Note("service '\(variant.name)' is declared here", at: other.location)])
-                }
+        let entries = service.implements
+        for (index, entry) in entries.enumerated() {
+            if let first = entries[..<index].first(where: { $0.type == entry.type && $0.name == entry.name }) {
+                let shown = entry.name.map { "'\(entry.type)' named '\($0)'" } ?? "'\(entry.type)'"
+                error("\(shown) is listed twice in 'implements' of service '\(service.key)'", at: entry.location,
+                      notes: [Diagnostic.Note("first listed here", at: first.location)])
+                continue
             }
-            let entries = service.implements
-            for (index, entry) in entries.enumerated() {
-                if let first = entries[..<index].first(where: { $0.type == entry.type && $0.name == entry.name }) {
-                    let shown = entry.name.map { "'\(entry.type)' named '\($0)'" } ?? "'\(entry.type)'"
-                    error("\(shown) is listed twice in 'implements' of service '\(service.key)'", at: entry.location,
-                          notes: [Diagnostic.Note("first listed here", at: first.location)])
-                    continue
-                }
-                if let other = manifest.service(entry.type) {
-                    error("'implements' of service '\(service.key)' lists '\(entry.type)', which is a service key",
-                          at: entry.location, notes: [Diagnostic.Note("service '\(entry.type)' is declared here", at: other.location)])
-                    continue
-                }
-                let claim = Claim(service: service.key, location: entry.location)
-                if let name = entry.name {
-                    record(claim, on: entry.type, named: name, in: &namedClaims)
-                    continue
-                }
-                // An unnamed entry lets the type resolve the service and each of its variants.
-                if let first = unnamedClaims.updateValue(claim, forKey: entry.type), first.service != service.key {
-                    unnamedClaims[entry.type] = first
-                    reportCollision(entry.type, name: nil, between: first, and: service.key, at: entry.location)
-                    continue
-                }
-                for variant in variants {
-                    if !record(claim, on: entry.type, named: variant.name, in: &namedClaims) { break }
-                }
+            if let other = manifest.service(entry.type) {
+                error("'implements' of service '\(service.key)' lists '\(entry.type)', which is a service key",
+                      at: entry.location, notes: [Diagnostic.Note("service '\(entry.type)' is declared here", at: other.location)])
+                continue
+            }
+            let claim = Claim(service: service.key, location: entry.location)
+            if let name = entry.name {
+                record(claim, on: entry.type, named: name, in: &claims.named)
+                continue
+            }
+            // An unnamed entry lets the type resolve the service and each of its variants.
+            if let first = claims.unnamed.updateValue(claim, forKey: entry.type), first.service != service.key {
+                claims.unnamed[entry.type] = first
+                reportCollision(entry.type, name: nil, between: first, and: service.key, at: entry.location)
+                continue
+            }
+            for variant in variants {
+                if !record(claim, on: entry.type, named: variant.name, in: &claims.named) { break }
             }
         }
     }
@@ -153,7 +157,9 @@ package struct ManifestValidator {
 
     private mutating func checkDecorators() {
         let keys = manifest.services.lazy.map(\.key)
-        for service in manifest.services {
+        let services = manifest.services
+        let decorators = manifest.census.decorators.map { services[$0] }
+        for service in decorators {
             guard let target = service.decorates else { continue }
             if target.value == service.key {
                 error("service '\(service.key)' decorates itself", at: target.location)
@@ -167,7 +173,7 @@ package struct ManifestValidator {
         }
         // A cycle of decorators (A decorates B decorates A) can never be built.
         var reported: Set<String> = []
-        for service in manifest.services where service.decorates != nil && !reported.contains(service.key) {
+        for service in decorators where !reported.contains(service.key) {
             var path = [service.key]
             var current = service
             while let next = current.decorates?.value, next != current.key, let target = manifest.service(next) {
@@ -228,7 +234,10 @@ package struct ManifestValidator {
 
     private mutating func checkParameters() {
         let names = manifest.parameters.map(\.name)
-        for reference in manifest.parameterReferences where manifest.parameter(reference.value) == nil {
+        // A manifest has few parameters, each read by many services: comparing a reference with
+        // a few names costs less than hashing it.
+        let isDefined: (String) -> Bool = names.count <= 8 ? { names.contains($0) } : { [manifest] in manifest.parameter($0) != nil }
+        for reference in manifest.parameterReferences where !isDefined(reference.value) {
             error("undefined parameter '\(reference.value)'\(Suggestion.hint(for: reference.value, in: names))", at: reference.location)
         }
         var checked: Set<String> = []
