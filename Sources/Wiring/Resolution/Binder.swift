@@ -38,29 +38,35 @@ struct Binder {
         }
 
         // Most types are listed by one service, without a name: such a type resolves the
-        // service's own target, stored at once. A type listed again, or with a name, gathers its
-        // entries aside, and its table entry is replaced once all are in. The table is sized
-        // once: growing a table of 100,000 entries copies it, and the copy is what sets the
-        // high-water mark of memory.
-        var aliases = [String: ResolutionTarget](minimumCapacity: parts.reduce(0) { $0 + $1.claims.count })
-        var gathered: [String: Alias] = [:]
+        // service's own target, and the table stores its position, without reading the target.
+        // A type listed again, or with a name, gathers its entries aside, and its table entry
+        // is replaced once all are in. The table is sized once: growing a table of 100,000
+        // entries copies it, and the copy is what sets the high-water mark of memory.
+        var aliases = [String: Int](minimumCapacity: parts.reduce(0) { $0 + $1.claims.count })
+        var gathering: [String: Alias] = [:]
         var usedFactories = [Bool](repeating: false, count: factoryKeys.count)
         for part in parts {
             for (entry, position) in part.claims {
-                guard let target = byPosition[position] else { continue }
-                let earlier = aliases.updateValue(target, forKey: entry.type)
+                if case .none = byPosition[position] { continue }
+                let earlier = aliases.updateValue(position, forKey: entry.type)
                 if earlier == nil && entry.name == nil { continue }
                 // An earlier entry not gathered yet was the type's first, and unnamed.
-                var alias = gathered[entry.type] ?? earlier.map { .shared($0) } ?? .start(target.serviceKey)
+                let target = byPosition[position]!
+                var alias = gathering[entry.type] ?? earlier.map { .shared(byPosition[$0]!) } ?? .start(target.serviceKey)
                 alias.add(entry, of: target)
-                gathered[entry.type] = alias
+                gathering[entry.type] = alias
             }
             for (index, used) in part.usedFactories.enumerated() where used { usedFactories[index] = true }
             bindingDiagnostics += part.diagnostics
         }
-        for (type, alias) in gathered { aliases[type] = alias.target }
+        var gathered: [ResolutionTarget] = []
+        gathered.reserveCapacity(gathering.count)
+        for (type, alias) in gathering {
+            aliases[type] = byPosition.count + gathered.count
+            gathered.append(alias.target)
+        }
         let targets = TargetMap(positions: manifest.servicePositions, byPosition: byPosition,
-                                aliases: aliases)
+                                aliases: aliases, gathered: gathered)
         for (index, used) in usedFactories.enumerated() where !used {
             let key = factoryKeys[index]
             bindingDiagnostics.append(Diagnostic(.info, "factory '\(key)' is registered but no service uses it",
