@@ -79,8 +79,8 @@ struct TreeBuilder {
         var broken = false
         /// The head: the section closed past the cut, so what follows is the file's remainder.
         var passedCut = false
-        /// The head: the section's keys with their positions, kept when it closed once it had
-        /// enough of them to index.
+        /// The head: the section's keys with their positions among its pairs, kept when it
+        /// closed once it had enough of them to index.
         var sectionKeys: [String: Int]?
         /// The head: anchors defined inside the section before the cut.
         var anchorsInSection: Set<String> = []
@@ -705,7 +705,7 @@ struct TreeBuilder {
     private mutating func sectionCloses(_ frame: Frame) -> Bool {
         guard role != .whole else { return true }
         guard frame.merges.isEmpty else { return false }
-        if role == .head { split.sectionKeys = frame.keys.positions }
+        if role == .head { split.sectionKeys = frame.keys.positions?.mapValues { $0 - frame.start } }
         return true
     }
 

@@ -72,11 +72,11 @@ extension YAMLReader {
         read.sort { $0.number < $1.number }
 
         guard var root = head.root, !head.split.broken, head.diagnostics.isEmpty, read.count == cut.cuts.count,
-              join(read, into: &root, head: head, section: section, limits: limits)
+              let index = join(read, into: &root, head: head, section: section, limits: limits)
         else { return nil }
         consumer.append(headConsumer)
         for piece in read { consumer.append(piece.consumer) }
-        return YAMLReadResult(root: root, diagnostics: [], readSplit: true)
+        return YAMLReadResult(root: root, diagnostics: [], readSplit: true, sectionIndex: index)
     }
 
     /// Reads piece `number` into a consumer made from `template`, resolving aliases it cannot
@@ -97,17 +97,19 @@ extension YAMLReader {
     }
 
     /// Checks that the pieces read what the whole file holds at their place, and appends their
-    /// entries to the section in the head's tree; `false` when they might not.
+    /// entries to the section in the head's tree; returns the section's index (see
+    /// ``YAMLReadResult/sectionIndex``), or `nil` when the pieces might not read what the whole
+    /// file holds.
     private static func join<Consumer>(
         _ pieces: [PieceRead<Consumer>], into root: inout YAMLNode, head: TreeBuilder, section: String, limits: YAMLLimits
-    ) -> Bool {
+    ) -> SectionIndex? {
         var expanded = head.expandedNodes
         // Anchors defined in the section so far: a piece that took one of these names from
         // before the section missed the later definition.
         var definedInSection = head.split.anchorsInSection
         for piece in pieces {
             guard piece.root != nil, !piece.check.broken, piece.diagnostics.isEmpty,
-                  piece.check.seedUses.isDisjoint(with: definedInSection) else { return false }
+                  piece.check.seedUses.isDisjoint(with: definedInSection) else { return nil }
             expanded += piece.expandedNodes
             definedInSection.formUnion(piece.check.definedAnchors)
         }
@@ -116,20 +118,24 @@ extension YAMLReader {
               definedInSection.isDisjoint(with: head.split.aliasesAfterCut),
               case .mapping(var top) = root.content,
               let index = top.firstIndex(where: { $0.key.scalar == section }),
-              case .mapping(var entries) = top[index].value.content else { return false }
+              case .mapping(var entries) = top[index].value.content else { return nil }
 
-        // No key may repeat one of an earlier part. Each part indexed its keys once it had a
-        // few; a short part is indexed here.
+        // No key may repeat one of an earlier part. The head indexed its keys once it had a
+        // few; a short head is indexed here. The index, with each key's position among the
+        // section's pairs, is the reader's to give.
         var keys = head.split.sectionKeys ?? Self.index(entries)
         // Sized once: growing rehashes every key so far.
-        keys.reserveCapacity(pieces.reduce(keys.count) { count, piece in
+        var pairs = pieces.reduce(entries.count) { count, piece in
             guard case .mapping(let later)? = piece.root?.content else { return count }
             return count + later.count
-        })
+        }
+        keys.reserveCapacity(pairs)
+        pairs = entries.count
         for piece in pieces {
-            guard case .mapping(let later)? = piece.root?.content else { return false }
+            guard case .mapping(let later)? = piece.root?.content else { return nil }
             for pair in later {
-                if let key = pair.key.scalar, keys.updateValue(0, forKey: key) != nil { return false }
+                if let key = pair.key.scalar, keys.updateValue(pairs, forKey: key) != nil { return nil }
+                pairs += 1
             }
         }
 
@@ -141,14 +147,14 @@ extension YAMLReader {
         }
         top[index].value.content = .mapping(entries)
         root.content = .mapping(top)
-        return true
+        return SectionIndex(positions: keys, pairs: pairs)
     }
 
-    /// The scalar keys of `pairs`.
+    /// The scalar keys of `pairs`, each at its first position.
     private static func index(_ pairs: [YAMLPair]) -> [String: Int] {
         var keys: [String: Int] = [:]
-        for pair in pairs {
-            if let key = pair.key.scalar { keys[key] = 0 }
+        for (position, pair) in pairs.enumerated() {
+            if let key = pair.key.scalar, keys[key] == nil { keys[key] = position }
         }
         return keys
     }

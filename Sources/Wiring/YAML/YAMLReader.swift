@@ -7,6 +7,17 @@ package struct YAMLReadResult: Sendable {
     package var diagnostics: [Diagnostic]
     /// Whether the streamed section was read in pieces on two threads (``YAMLPipelining/split``).
     package var readSplit = false
+    /// The streamed section's keys, when it was read in pieces: joining them indexed the keys,
+    /// to find one repeated across pieces.
+    package var sectionIndex: SectionIndex?
+}
+
+/// The keys of a streamed section, each with its position among the section's pairs.
+package struct SectionIndex: Sendable {
+    /// Each scalar key's position; no key repeats.
+    package var positions: [String: Int]
+    /// The section's pairs, whatever their keys.
+    package var pairs: Int
 }
 
 /// How the reader puts a second thread to work on a large file; the result is the same either

@@ -193,4 +193,36 @@ struct SplitReaderTests {
             }
         }
     }
+
+    /// Joining the pieces indexes the section's keys; the index gives each entry's position,
+    /// and merging a manifest's files starts from it.
+    @Test func joiningThePiecesIndexesEachKeyAtItsPosition() throws {
+        let text = prefix + services(0..<2_000)
+        var collector = YAMLEntryCollector()
+        let read = YAMLReader.read(Array(text.utf8), file: "f.yaml", streaming: "services", into: &collector, pipelining: .split)
+        #expect(read.readSplit)
+        let index = try #require(read.sectionIndex)
+        #expect(index.pairs == 2_000 && index.positions.count == 2_000)
+        for (position, entry) in collector.entries.enumerated() {
+            #expect(index.positions[try #require(entry.key.scalar)] == position)
+        }
+        #expect(ReaderDump.read(Array(text.utf8), .never).split == false)
+        #expect(YAMLReader.read(Array(text.utf8), file: "f.yaml", streaming: "services", into: &collector, pipelining: .never)
+            .sectionIndex == nil)
+
+        // A manifest whose root file was read in pieces, with an import after it: every key
+        // finds its service.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-index-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try ("wiring: 1\nservices:\n" + services(3_000..<3_050).replacingOccurrences(of: "Service", with: "Imported"))
+            .write(to: folder.appendingPathComponent("shared.yaml"), atomically: true, encoding: .utf8)
+        try (prefix.replacingOccurrences(of: "wiring: 1\n", with: "wiring: 1\nimports: [shared.yaml]\n") + services(0..<3_000))
+            .write(to: folder.appendingPathComponent("root.yaml"), atomically: true, encoding: .utf8)
+        let manifest = try ManifestLoader(environment: [:]).load(folder.appendingPathComponent("root.yaml").path)
+        #expect(manifest.services.count == 3_050)
+        for (position, service) in manifest.services.enumerated() {
+            #expect(manifest.serviceIndex(of: service.key) == position)
+        }
+    }
 }

@@ -86,14 +86,18 @@ package struct ManifestAssembler {
     ///
     /// The keys are read from each file's ``ManifestFile/serviceKeys``, not from the services:
     /// the services of a large file were made by the threads that read it, and reading each
-    /// one's storage here would miss the cache once per service.
+    /// one's storage here would miss the cache once per service. The root file's keys come
+    /// indexed when the reader joined its pieces (``ManifestFile/serviceIndex``): the index
+    /// grows from there.
     private mutating func mergeServices(
         of files: inout [ManifestFile]
     ) -> ([ServiceDefinition], [String: Int], ServiceCensus?) {
         let count = files.reduce(0) { $0 + $1.serviceKeys.count }
-        var serviceIndex = [String: Int](minimumCapacity: count)
+        let indexed = files.isEmpty ? nil : files[0].takeServiceIndex()
+        var serviceIndex = indexed ?? [String: Int](minimumCapacity: count)
+        serviceIndex.reserveCapacity(count)
         var unique = true
-        scan: for file in files {
+        scan: for file in files.dropFirst(indexed == nil ? 0 : 1) {
             for key in file.serviceKeys where serviceIndex.updateValue(serviceIndex.count, forKey: key) != nil {
                 unique = false
                 break scan

@@ -122,7 +122,11 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         parameterReferences += later.parameterReferences
     }
 
-    package mutating func decode(_ root: YAMLNode?) -> ManifestFile {
+    /// Decodes the tree of the file, whose streamed entries this decoder received already.
+    ///
+    /// - Parameter sectionIndex: The reader's index of `services` (see ``SectionIndex``), which
+    ///   gives each service's position when every pair of the section became a service.
+    package mutating func decode(_ root: YAMLNode?, sectionIndex: SectionIndex? = nil) -> ManifestFile {
         var manifest = ManifestFile(path: file)
         guard let root = root.map({ stored(Self.withoutStreamedEntries($0)) }) else {
             diagnostics.append(.error(
@@ -161,7 +165,9 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
             decodeScopes(node, into: &manifest)
         }
         if let node = fields["services"] {
-            manifest.setServices(streamedServices, keys: streamedKeys, census: streamedCensus)
+            let count = streamedServices.count
+            let index = sectionIndex.flatMap { $0.pairs == count && $0.positions.count == count ? $0.positions : nil }
+            manifest.setServices(streamedServices, keys: streamedKeys, census: streamedCensus, index: index)
             // Entries the reader did not stream (merged in with `<<`) are decoded here.
             for pair in pairs(node, "'services'") {
                 guard let key = key(pair.key) else { continue }

@@ -268,7 +268,7 @@ private struct ImportReader {
             files.append(ManifestFile(path: path))
             return
         }
-        let file = decoder.decode(yaml.root)
+        let file = decoder.decode(yaml.root, sectionIndex: yaml.sectionIndex)
         diagnostics += decoder.diagnostics
         files.append(file)
         for entry in file.imports {
