@@ -201,8 +201,7 @@ struct ContextTests {
     }
 
     @Test func anOverlayFileWithUnknownKeysIsReportedAtItsPosition() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-overlay-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try TestSupport.temporaryFolder().path
         try "wiring: 1\nservices:\n  A: { factory: a }\n".write(toFile: folder + "/app.yaml", atomically: true, encoding: .utf8)
         try "wiring: 1\nservice:\n  A: { factory: b }\n".write(toFile: folder + "/app.dev.yaml", atomically: true, encoding: .utf8)
         #expect(TestSupport.headlines(ManifestLoader().validate(folder + "/app.yaml").diagnostics) == [

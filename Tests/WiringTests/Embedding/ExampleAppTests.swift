@@ -9,9 +9,7 @@ struct ExampleAppTests {
     }
 
     func temporaryFolder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-example-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
+        try TestSupport.temporaryFolder().path
     }
 
     @Test func byDefaultNotesAreFilesAndSavesAreAudited() throws {

@@ -68,8 +68,7 @@ struct FailureSemanticsTests {
     }
 
     @Test func validateExplainAndGraphWriteNoFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-readonly-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestSupport.temporaryFolder()
         for name in ["services.yaml", "logging.yaml", "services.production.yaml", "wiring.schema.json", "wiring-overlay.schema.json"] {
             try FileManager.default.copyItem(atPath: TestSupport.packageRoot + "/config-examples/" + name,
                                              toPath: folder.appendingPathComponent(name).path)

@@ -48,9 +48,7 @@ struct ServiceCensusTests {
     }
 
     @Test func aManifestOfSeveralFilesCountsEveryFilesServicesInOrder() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-census-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TestSupport.temporaryFolder()
         try ("wiring: 1\nservices:\n" + services(0..<300, prefix: "I")).write(
             to: folder.appendingPathComponent("imported.yaml"), atomically: true, encoding: .utf8)
         try ("wiring: 1\nimports: [imported.yaml]\nservices:\n" + services(0..<3_000)).write(
@@ -62,9 +60,7 @@ struct ServiceCensusTests {
     }
 
     @Test func aServiceDeclaredTwiceLeavesTheCensusToTheServicesKept() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-census-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TestSupport.temporaryFolder()
         try ("wiring: 1\nservices:\n" + services(0..<50)).write(
             to: folder.appendingPathComponent("imported.yaml"), atomically: true, encoding: .utf8)
         try ("wiring: 1\nimports: [imported.yaml]\nservices:\n" + services(0..<100)).write(

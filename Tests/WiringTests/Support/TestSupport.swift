@@ -45,10 +45,23 @@ enum TestSupport {
 
     /// Writes `data` to a fresh temporary file and returns its path.
     static func temporaryFile(_ data: Data, name: String = "manifest.yaml") throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appendingPathComponent(name)
+        let url = try temporaryFolder().appendingPathComponent(name)
         try data.write(to: url)
         return url.path
     }
+
+    /// A fresh, empty folder for a test's files, inside this test process's own folder, which
+    /// is removed when the process exits: test runs leave nothing behind.
+    static func temporaryFolder() throws -> URL {
+        let folder = scratch.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// The folder every temporary folder of this process is made in.
+    private static let scratch: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-tests-\(UUID().uuidString)")
+        atexit { try? FileManager.default.removeItem(at: TestSupport.scratch) }
+        return folder
+    }()
 }

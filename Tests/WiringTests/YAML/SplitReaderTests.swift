@@ -212,9 +212,7 @@ struct SplitReaderTests {
 
         // A manifest whose root file was read in pieces, with an import after it: every key
         // finds its service.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-index-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TestSupport.temporaryFolder()
         try ("wiring: 1\nservices:\n" + services(3_000..<3_050).replacingOccurrences(of: "Service", with: "Imported"))
             .write(to: folder.appendingPathComponent("shared.yaml"), atomically: true, encoding: .utf8)
         try (prefix.replacingOccurrences(of: "wiring: 1\n", with: "wiring: 1\nimports: [shared.yaml]\n") + services(0..<3_000))
