@@ -9,8 +9,8 @@ package struct ServiceCensus: Sendable, Equatable {
     package private(set) var count = 0
     /// Their `implements` entries.
     package private(set) var implementsEntries = 0
-    /// The (type, name) pairs those entries claim: a named entry its own, an unnamed one one for
-    /// each named variant of its service.
+    /// The (type, name) pairs those entries claim: a named entry claims its own pair, an
+    /// unnamed entry a pair for each named variant of its service.
     package private(set) var namedClaims = 0
     /// The positions of the services that decorate another, in order.
     package private(set) var decorators: [Int] = []
