@@ -31,6 +31,8 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// Creates a scope with the given name; custom names must be declared in the manifest.
     public init(_ name: String) {
         self.name = name
+        // A switch over the names rather than a `String`-backed enum's `init(rawValue:)`: this
+        // runs for every scope a manifest names, and that initializer cost three times as much.
         builtInKind = switch name {
         case "unique": .unique
         case "graph": .graph

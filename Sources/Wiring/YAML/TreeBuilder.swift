@@ -295,7 +295,7 @@ struct TreeBuilder {
             case .fatal:
                 return false
             case .undefined:
-                return add(YAMLNode(.scalar("", .plain), tag: .placeholder, line: line, column: column), anchor: nil, nodeCount: 1)
+                return add(.placeholder(line: line, column: column), anchor: nil, nodeCount: 1)
             case .found(let anchor):
                 var copy = anchor.node
                 copy.line = line
@@ -507,8 +507,7 @@ struct TreeBuilder {
             case .fatal:
                 return false
             case .undefined:
-                let placeholder = YAMLNode(.scalar("", .plain), tag: .placeholder, line: line, column: column)
-                return addStored(entry.append(placeholder), anchor: nil, nodeCount: 1, in: entry)
+                return addStored(entry.append(.placeholder(line: line, column: column)), anchor: nil, nodeCount: 1, in: entry)
             case .found(let anchor):
                 let top = storedStack.count - 1
                 if top >= 0 && storedStack[top].keyIsMerge {
@@ -614,7 +613,7 @@ struct TreeBuilder {
         case .kept:
             let (line, column) = entry.position(index)
             consume?(StoredPair(key: StoredNode(store: entry, index: entry.append(key)), value: StoredNode(store: entry, index: index)))
-            pairScratch.append(YAMLPair(key: key, value: YAMLNode(.scalar("", .plain), tag: .placeholder, line: line, column: column)))
+            pairScratch.append(YAMLPair(key: key, value: .placeholder(line: line, column: column)))
         }
         return true
     }

@@ -27,6 +27,12 @@ package struct YAMLNode: Sendable, Equatable {
         self.column = column
     }
 
+    /// What stands at `line` and `column` for what the reader does not build there: an undefined
+    /// alias (reported), or an entry of the streamed section (stored, and handed over).
+    package static func placeholder(line: Int32, column: Int32) -> YAMLNode {
+        YAMLNode(.scalar("", .plain), tag: .placeholder, line: line, column: column)
+    }
+
     /// The scalar text, if this is a scalar.
     package var scalar: String? {
         if case .scalar(let text, _) = content { return text }

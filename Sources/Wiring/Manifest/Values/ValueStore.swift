@@ -39,6 +39,9 @@ package final class ValueStore: @unchecked Sendable {
         var shape: Shape
         var style: YAMLScalarStyle
         var tag: YAMLTag
+
+        /// A short scalar's bytes in `bytes`.
+        var byteRange: Range<Int> { Int(first)..<Int(first + second) }
     }
 
     /// Scalars up to this many bytes are copied into `bytes`; longer ones keep their string.
@@ -134,7 +137,7 @@ package final class ValueStore: @unchecked Sendable {
                 switch slot.shape {
                 case .scalar:
                     byteStart = min(byteStart, Int(slot.first))
-                    byteEnd = max(byteEnd, Int(slot.first + slot.second))
+                    byteEnd = max(byteEnd, slot.byteRange.upperBound)
                 case .longScalar:
                     textStart = min(textStart, Int(slot.first))
                     textEnd = max(textEnd, Int(slot.first) + 1)
@@ -184,7 +187,7 @@ package final class ValueStore: @unchecked Sendable {
         switch slot.shape {
         case .scalar:
             storage.bytes.withUnsafeBufferPointer { buffer in
-                let utf8 = UnsafeBufferPointer(rebasing: buffer[Int(slot.first)..<Int(slot.first + slot.second)])
+                let utf8 = UnsafeBufferPointer(rebasing: buffer[slot.byteRange])
                 if utf8.contains(UInt8(ascii: "$")) {
                     found.formUnion(checker.checkReferences(in: utf8, of: StoredNode(store: self, index: index)))
                 }
@@ -288,8 +291,8 @@ package final class ValueStore: @unchecked Sendable {
         guard first.second == second.second else { return false }
         if first.shape == .scalar && second.shape == .scalar {
             return storage.bytes.withUnsafeBufferPointer { buffer in
-                Self.equal(UnsafeBufferPointer(rebasing: buffer[Int(first.first)..<Int(first.first + first.second)]),
-                           UnsafeBufferPointer(rebasing: buffer[Int(second.first)..<Int(second.first + second.second)]))
+                Self.equal(UnsafeBufferPointer(rebasing: buffer[first.byteRange]),
+                           UnsafeBufferPointer(rebasing: buffer[second.byteRange]))
             }
         }
         return text(a) == text(b)
@@ -357,7 +360,7 @@ package final class ValueStore: @unchecked Sendable {
         let slot = storage.slots[Int(index)]
         if slot.shape == .longScalar { return storage.longTexts[Int(slot.first)] }
         return storage.bytes.withUnsafeBufferPointer { buffer in
-            String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(slot.first)..<Int(slot.first + slot.second)]), as: UTF8.self)
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[slot.byteRange]), as: UTF8.self)
         }
     }
 
@@ -369,7 +372,7 @@ package final class ValueStore: @unchecked Sendable {
         guard slot.shape == .scalar else { return false }
         let same = text.utf8.withContiguousStorageIfAvailable { utf8 in
             storage.bytes.withUnsafeBufferPointer { bytes in
-                Self.equal(utf8, UnsafeBufferPointer(rebasing: bytes[Int(slot.first)..<Int(slot.first + slot.second)]))
+                Self.equal(utf8, UnsafeBufferPointer(rebasing: bytes[slot.byteRange]))
             }
         }
         return same ?? (self.text(index) == text)
@@ -468,7 +471,7 @@ package final class ValueStore: @unchecked Sendable {
         switch slot.shape {
         case .scalar:
             return storage.bytes.withUnsafeBufferPointer { buffer in
-                let scalar = buffer[Int(slot.first)..<Int(slot.first + slot.second)]
+                let scalar = buffer[slot.byteRange]
                 return environmentOnly ? ReferenceScan(scanning: scalar).contains(.environment) : scalar.contains(UInt8(ascii: "$"))
             }
         case .longScalar:
