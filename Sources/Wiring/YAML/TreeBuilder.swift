@@ -451,6 +451,10 @@ struct TreeBuilder {
         if text.utf8.count == 2 && text == "<<" && ((style.isPlain && key.tag == .none) || key.tag == .merge) {
             return .merge
         }
+        // A piece's entries: joining the pieces hashes every key of the section, which finds any
+        // key repeated within a piece as well as across pieces, and the whole file is then read
+        // again to report it. Looking here as well would hash each key twice.
+        if role == .piece && stack[top].isStreamed { return .kept }
         let start = stack[top].start
         if let first = stack[top].keys.firstLine(of: text, in: pairScratch, from: start) {
             diagnostics.append(.error(

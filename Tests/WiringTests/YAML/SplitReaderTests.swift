@@ -99,6 +99,13 @@ struct SplitReaderTests {
         #expect(ReaderDump.read(Array(text.utf8), .split).text.contains("duplicate key 'Service5'"))
     }
 
+    @Test func aKeyRepeatedWithinAPieceIsReportedAsOnOneThread() {
+        // Both entries fall in one piece: the pieces leave repeats to their join.
+        let text = prefix + services(0..<300) { $0 == 150 ? "  Service150:\n    factory: again\n" : "" }
+        expectSame(text, split: false)
+        #expect(ReaderDump.read(Array(text.utf8), .split).text.contains("duplicate key 'Service150'"))
+    }
+
     @Test func aProblemInAPieceIsReportedAsOnOneThread() {
         let text = prefix + services(0..<300) { $0 == 250 ? "    mode: !custom fast\n    other: *missing\n" : "" }
         expectSame(text, split: false)

@@ -117,13 +117,17 @@ package final class ValueStore: @unchecked Sendable {
             if !byteRange.isEmpty { bytes.append(contentsOf: source.bytes[byteRange]) }
             if !textRange.isEmpty { longTexts.append(contentsOf: source.longTexts[textRange]) }
             let slotShift = Int(copy) - Int(index)
-            for var slot in source.slots[Int(index)..<Int(end)] {
-                switch slot.shape {
-                case .scalar: slot.first = Index(Int(slot.first) + byteShift)
-                case .longScalar: slot.first = Index(Int(slot.first) + textShift)
-                case .sequence, .mapping: slot.second = Index(Int(slot.second) + slotShift)
+            // Copied in one piece, then moved in place: appending slot by slot checks the
+            // array's uniqueness and capacity for each.
+            slots.append(contentsOf: source.slots[Int(index)..<Int(end)])
+            slots.withUnsafeMutableBufferPointer { slots in
+                for position in Int(copy)..<slots.count {
+                    switch slots[position].shape {
+                    case .scalar: slots[position].first = Index(Int(slots[position].first) + byteShift)
+                    case .longScalar: slots[position].first = Index(Int(slots[position].first) + textShift)
+                    case .sequence, .mapping: slots[position].second = Index(Int(slots[position].second) + slotShift)
+                    }
                 }
-                slots.append(slot)
             }
             return copy
         }
