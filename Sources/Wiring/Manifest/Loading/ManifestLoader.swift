@@ -187,6 +187,58 @@ private struct ImportReader {
     var sources: [String: [UInt8]] = [:]
     var diagnostics: [Diagnostic] = []
     private var loaded: Set<String> = []
+    /// Imports read and decoded ahead of their turn, by path; each is taken when visited.
+    private var readAhead: [String: ReadFile] = [:]
+
+    /// One file read and decoded: what visiting it records.
+    struct ReadFile: Sendable {
+        let path: String
+        let bytes: [UInt8]
+        /// The reader's problems, then the decoder's.
+        let diagnostics: [Diagnostic]
+        let file: ManifestFile
+        /// Its imports, read meanwhile on another thread.
+        var readAhead: [ReadFile] = []
+    }
+
+    /// Reads and decodes `bytes`, the file at `path`. Once the YAML is read, `aside` may start
+    /// work on another thread from its tree, which goes on while the file is decoded.
+    private static func read(
+        _ bytes: [UInt8], path: String, limits: YAMLLimits, environment: [String: String],
+        aside: (YAMLNode?) -> OtherThread<[ReadFile]>? = { _ in nil }
+    ) -> ReadFile {
+        // Services are decoded as the reader completes each, while its nodes are in cache.
+        var decoder = ManifestFileDecoder(file: path, environment: environment)
+        let yaml = YAMLReader.read(bytes, file: path, limits: limits, streaming: "services", into: &decoder)
+        if yaml.root == nil && yaml.diagnostics.containsErrors {
+            return ReadFile(path: path, bytes: bytes, diagnostics: yaml.diagnostics, file: ManifestFile(path: path))
+        }
+        let started = aside(yaml.root)
+        let file = decoder.decode(yaml.root, sectionIndex: yaml.sectionIndex)
+        return ReadFile(
+            path: path, bytes: bytes, diagnostics: yaml.diagnostics + decoder.diagnostics, file: file,
+            readAhead: started?.join() ?? [])
+    }
+
+    /// The files the top level of `root` imports, as written in the file at `path`; what
+    /// is not plainly a list of names is left to the decoder to report.
+    private static func importPaths(in root: YAMLNode?, of path: String) -> [String] {
+        guard case .mapping(let pairs)? = root?.content,
+              let imports = pairs.first(where: { $0.key.scalar == "imports" }),
+              case .sequence(let entries) = imports.value.content else { return [] }
+        return entries.compactMap { entry in
+            entry.scalar.flatMap { $0.isEmpty ? nil : SourceFiles.resolve($0, relativeTo: path) }
+        }
+    }
+
+    /// Reads and decodes the files at `paths` that can be read, in order; one that cannot is
+    /// left for its visit to report.
+    private static func readAhead(_ paths: [String], limits: YAMLLimits, environment: [String: String]) -> [ReadFile] {
+        paths.compactMap { path in
+            guard let bytes = try? SourceFiles.read(path, limit: limits.maxFileSize) else { return nil }
+            return read(bytes, path: path, limits: limits, environment: environment)
+        }
+    }
 
     init(limits: YAMLLimits, environment: [String: String]) {
         self.limits = limits
@@ -242,35 +294,42 @@ private struct ImportReader {
             return
         }
         loaded.insert(canonical)
-        let bytes: [UInt8]
-        do {
-            bytes = try SourceFiles.read(path, limit: limits.maxFileSize)
-        } catch {
-            let reason = switch error {
-            case .cannotOpen(let message): message.lowercased()
-            case .notAFile: "not a regular file"
-            case .tooLarge(let size): "the file is \(size) bytes, more than the limit of \(limits.maxFileSize) bytes"
+        let file: ManifestFile
+        if let ahead = readAhead.removeValue(forKey: path) {
+            sources[path] = ahead.bytes
+            diagnostics += ahead.diagnostics
+            file = ahead.file
+        } else {
+            let bytes: [UInt8]
+            do {
+                bytes = try SourceFiles.read(path, limit: limits.maxFileSize)
+            } catch {
+                let reason = switch error {
+                case .cannotOpen(let message): message.lowercased()
+                case .notAFile: "not a regular file"
+                case .tooLarge(let size): "the file is \(size) bytes, more than the limit of \(limits.maxFileSize) bytes"
+                }
+                if let importedAt {
+                    let resolved = path == importedAt.value ? "" : " (\(path))"
+                    diagnostics.append(.error("cannot read import '\(importedAt.value)'\(resolved): \(reason)", at: importedAt.location))
+                } else {
+                    diagnostics.append(.error("cannot read manifest '\(path)': \(reason)", at: nil))
+                }
+                return
             }
-            if let importedAt {
-                let resolved = path == importedAt.value ? "" : " (\(path))"
-                diagnostics.append(.error("cannot read import '\(importedAt.value)'\(resolved): \(reason)", at: importedAt.location))
-            } else {
-                diagnostics.append(.error("cannot read manifest '\(path)': \(reason)", at: nil))
+            sources[path] = bytes
+            // A large file's imports are read on another thread while this one decodes it.
+            let read = Self.read(bytes, path: path, limits: limits, environment: environment) { root in
+                guard bytes.count >= YAMLPipelining.threshold, Parallelism.isAvailable else { return nil }
+                let paths = Self.importPaths(in: root, of: path)
+                guard !paths.isEmpty else { return nil }
+                return OtherThread { [limits, environment] in Self.readAhead(paths, limits: limits, environment: environment) }
             }
-            return
+            diagnostics += read.diagnostics
+            file = read.file
+            for ahead in read.readAhead { readAhead[ahead.path] = ahead }
         }
-        sources[path] = bytes
-        // Services are decoded as the reader completes each, while its nodes are in cache.
-        var decoder = ManifestFileDecoder(file: path, environment: environment)
-        let yaml = YAMLReader.read(bytes, file: path, limits: limits, streaming: "services", into: &decoder)
-        diagnostics += yaml.diagnostics
-        if yaml.root == nil && yaml.diagnostics.containsErrors {
-            files.append(ManifestFile(path: path))
-            return
-        }
-        let file = decoder.decode(yaml.root, sectionIndex: yaml.sectionIndex)
-        diagnostics += decoder.diagnostics
-        files.append(file)
+                files.append(file)
         for entry in file.imports {
             visit(SourceFiles.resolve(entry.value, relativeTo: path), importedAt: entry,
                   chain: chain + [(canonical, path)])
