@@ -57,6 +57,7 @@ extension YAMLReader {
         var headConsumer = consumer.emptyCopy()
         bytes.withUnsafeBufferPointer { head.run($0, feeding: &headConsumer) }
         headConsumer.finish()
+        if !head.split.broken, head.diagnostics.isEmpty, let root = head.root { headConsumer.readRest(root) }
         var read: [PieceRead<Consumer>] = []
         if !head.split.broken {
             while let number = queue.takeLast() {

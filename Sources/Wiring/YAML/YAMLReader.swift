@@ -76,10 +76,17 @@ package protocol YAMLSectionConsumer: Sendable {
     /// Called once the reader has handed over every entry of this consumer's part, on the
     /// thread that read it: the place to tidy up before the consumer is appended.
     mutating func finish()
+    /// Called when the section is read in pieces, with the tree of everything else (the
+    /// section holding only the entries read before the first piece), on the thread that read
+    /// it, before that thread goes on to read pieces: what needs only the rest of the file is
+    /// done here, while the other thread reads pieces, rather than once they are joined. The
+    /// tree must not be kept: the pieces are joined into it.
+    mutating func readRest(_ root: YAMLNode)
 }
 
 extension YAMLSectionConsumer {
     package mutating func finish() {}
+    package mutating func readRest(_ root: YAMLNode) {}
 }
 
 /// A ``YAMLSectionConsumer`` that keeps the entries, in order, as trees.

@@ -55,6 +55,22 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     /// Their keys, beside them (see ``ManifestFile/serviceKeys``), and their census.
     private var streamedKeys: [String] = []
     private var streamedCensus = ServiceCensus()
+    /// Everything but the services, decoded while the reader still read the section's pieces.
+    private var decodedRest: DecodedRest?
+    /// Told the file's imports as soon as they are decoded, before the rest of the file: the
+    /// loader may start reading them.
+    package var importsFound: (@Sendable ([Located<String>]) -> Void)?
+
+    /// The file without its services, decoded early (see ``readRest(_:)``), with what that
+    /// reported and found, kept apart to join the rest in the order decoding it all gives.
+    private struct DecodedRest {
+        var file: ManifestFile
+        /// Whether the top level has `services`.
+        var hasServices: Bool
+        /// From the keys before `services` (the version, imports, parameters, scopes), and after.
+        var diagnostics: (before: [Diagnostic], after: [Diagnostic])
+        var references: (before: [Located<String>], after: [Located<String>])
+    }
 
     package init(file: String, environment: [String: String]) {
         self.file = file
@@ -84,6 +100,19 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         return trimmed
     }
 
+    /// The entries of the top level's `services` that the reader did not stream (merged in
+    /// with `<<`), as a mapping; `nil` when every entry was streamed.
+    private static func mergedServices(of root: YAMLNode?) -> YAMLNode? {
+        guard case .mapping(let top)? = root?.content,
+              let section = top.first(where: { $0.key.scalar == "services" }),
+              case .mapping(let entries) = section.value.content else { return nil }
+        let merged = entries.filter { $0.value.tag != .placeholder }
+        guard !merged.isEmpty else { return nil }
+        var node = section.value
+        node.content = .mapping(merged)
+        return node
+    }
+
     /// A tree of this file in a store of its own, to be read like a streamed entry.
     private func stored(_ node: YAMLNode) -> StoredNode {
         let store = ValueStore(fileID: fileID)
@@ -104,7 +133,9 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     /// A decoder of the same file that has decoded nothing, for the entries the reader reads
     /// on another thread.
     package func emptyCopy() -> ManifestFileDecoder {
-        ManifestFileDecoder(file: file, environment: environment)
+        var copy = ManifestFileDecoder(file: file, environment: environment)
+        copy.importsFound = importsFound
+        return copy
     }
 
     /// Trims the values this decoder stored, on the thread that read its piece.
@@ -120,6 +151,29 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         streamedCensus.append(later.streamedCensus)
         diagnostics += later.diagnostics
         parameterReferences += later.parameterReferences
+        if let rest = later.decodedRest { decodedRest = rest }
+    }
+
+    /// Decodes everything but the services of the tree the reader read apart from the
+    /// section's pieces, while another thread reads them; ``decode(_:sectionIndex:)`` then
+    /// decodes only the services.
+    package mutating func readRest(_ root: YAMLNode) {
+        let (diagnosticsMark, referencesMark) = (diagnostics.count, parameterReferences.count)
+        var manifest = ManifestFile(path: file)
+        guard let top = decodeTop(Self.withoutStreamedEntries(root), into: &manifest) else {
+            diagnostics.removeSubrange(diagnosticsMark...)
+            parameterReferences.removeSubrange(referencesMark...)
+            return
+        }
+        let middle = (diagnostics.count, parameterReferences.count)
+        decodeContexts(top, into: &manifest)
+        decodedRest = DecodedRest(
+            file: manifest, hasServices: top["services"] != nil,
+            diagnostics: (Array(diagnostics[diagnosticsMark..<middle.0]), Array(diagnostics[middle.0...])),
+            references: (Array(parameterReferences[referencesMark..<middle.1]), Array(parameterReferences[middle.1...])))
+        diagnostics.removeSubrange(diagnosticsMark...)
+        parameterReferences.removeSubrange(referencesMark...)
+        values.seal()
     }
 
     /// Decodes the tree of the file, whose streamed entries this decoder received already.
@@ -127,16 +181,42 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     /// - Parameter sectionIndex: The reader's index of `services` (see ``SectionIndex``), which
     ///   gives each service's position when every pair of the section became a service.
     package mutating func decode(_ root: YAMLNode?, sectionIndex: SectionIndex? = nil) -> ManifestFile {
+        if var rest = decodedRest.take() {
+            // The rest was decoded while the pieces were read: the services are left.
+            diagnostics += rest.diagnostics.before
+            parameterReferences += rest.references.before
+            if rest.hasServices {
+                decodeServices(Self.mergedServices(of: root).map { stored($0) }, sectionIndex: sectionIndex, into: &rest.file)
+            }
+            diagnostics += rest.diagnostics.after
+            parameterReferences += rest.references.after
+            rest.file.parameterReferences = parameterReferences
+            values.seal()
+            return rest.file
+        }
         var manifest = ManifestFile(path: file)
-        guard let root = root.map({ stored(Self.withoutStreamedEntries($0)) }) else {
+        guard let fields = decodeTop(root.map(Self.withoutStreamedEntries), into: &manifest) else { return manifest }
+        if let node = fields["services"] {
+            decodeServices(node, sectionIndex: sectionIndex, into: &manifest)
+        }
+        decodeContexts(fields, into: &manifest)
+        manifest.parameterReferences = parameterReferences
+        values.seal()
+        return manifest
+    }
+
+    /// Decodes the top level's keys before `services`: the format version, imports,
+    /// parameters and scopes; `nil` when there is no top level to decode.
+    private mutating func decodeTop(_ tree: YAMLNode?, into manifest: inout ManifestFile) -> Fields? {
+        guard let root = tree.map({ stored($0) }) else {
             diagnostics.append(.error(
                 "the manifest is empty; it needs at least 'wiring: 1'",
                 at: SourceLocation(file: file, line: 1, column: 1)))
-            return manifest
+            return nil
         }
         guard root.isMapping else {
             error("a manifest must be a mapping of keys such as 'wiring' and 'services', found \(root.kindDescription)", at: root)
-            return manifest
+            return nil
         }
         let fields = self.fields(of: root, schema: ManifestSchema.topLevel, in: "the manifest", ignoringExtensions: true)
 
@@ -157,6 +237,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         }
         if let node = fields["imports"] {
             manifest.imports = list(node, "'imports'").compactMap { string($0, "an import") }
+            if !manifest.imports.isEmpty { importsFound?(manifest.imports) }
         }
         if let node = fields["parameters"] {
             manifest.parameters = parameters(node, in: "'parameters'")
@@ -164,27 +245,31 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         if let node = fields["scopes"] {
             decodeScopes(node, into: &manifest)
         }
-        if let node = fields["services"] {
-            let count = streamedServices.count
-            let index = sectionIndex.flatMap { $0.pairs == count && $0.positions.count == count ? $0.positions : nil }
-            manifest.setServices(streamedServices, keys: streamedKeys, census: streamedCensus, index: index)
-            // Entries the reader did not stream (merged in with `<<`) are decoded here.
-            for pair in pairs(node, "'services'") {
-                guard let key = key(pair.key) else { continue }
-                manifest.append(service(key, pair))
-            }
+        return fields
+    }
+
+    /// Takes the services streamed to this decoder, and decodes those of `node` (the value of
+    /// `services`, without the streamed entries) that were not streamed.
+    private mutating func decodeServices(_ node: StoredNode?, sectionIndex: SectionIndex?, into manifest: inout ManifestFile) {
+        let count = streamedServices.count
+        let index = sectionIndex.flatMap { $0.pairs == count && $0.positions.count == count ? $0.positions : nil }
+        manifest.setServices(streamedServices, keys: streamedKeys, census: streamedCensus, index: index)
+        guard let node else { return }
+        // Entries the reader did not stream (merged in with `<<`) are decoded here.
+        for pair in pairs(node, "'services'") {
+            guard let key = key(pair.key) else { continue }
+            manifest.append(service(key, pair))
         }
-        if let node = fields["contexts"] {
-            for pair in pairs(node, "'contexts'") {
-                guard let name = key(pair.key) else { continue }
-                currentContext = name
-                manifest.contexts.append(context(name, pair))
-                currentContext = nil
-            }
+    }
+
+    private mutating func decodeContexts(_ fields: Fields, into manifest: inout ManifestFile) {
+        guard let node = fields["contexts"] else { return }
+        for pair in pairs(node, "'contexts'") {
+            guard let name = key(pair.key) else { continue }
+            currentContext = name
+            manifest.contexts.append(context(name, pair))
+            currentContext = nil
         }
-        manifest.parameterReferences = parameterReferences
-        values.seal()
-        return manifest
     }
 
     private mutating func decodeScopes(_ node: StoredNode, into manifest: inout ManifestFile) {

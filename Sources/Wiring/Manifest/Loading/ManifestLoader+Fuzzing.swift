@@ -25,6 +25,17 @@ extension ManifestLoader {
                          && other.diagnostics.map(\.description) == yaml.diagnostics.map(\.description),
                          "the YAML reader reads differently \(pipelining == .always ? "pipelined" : "split")")
         }
+        // The decoder too: in pieces, it decodes the rest of the file while they are read.
+        func decoded(_ pipelining: YAMLPipelining) -> [String] {
+            var decoder = ManifestFileDecoder(file: file, environment: environment)
+            let read = YAMLReader.read(bytes, file: file, limits: limits, streaming: "services", into: &decoder, pipelining: pipelining)
+            var found = read.diagnostics.map(\.description)
+            guard read.root != nil || !read.diagnostics.containsErrors else { return found }
+            let decodedFile = decoder.decode(read.root, sectionIndex: read.sectionIndex)
+            found += decoder.diagnostics.map(\.description) + decodedFile.services.map(\.key) + decodedFile.contexts.map(\.name)
+            return found + decodedFile.parameterReferences.map { "\($0.value) \($0.location)" }
+        }
+        precondition(decoded(.split) == decoded(.never), "the decoder decodes a file read in pieces differently")
         let entries = ValueStore(fileID: SourceFileTable.intern(file))
         for pair in streamed.entries {
             let (key, value) = (entries.append(pair.key), entries.append(pair.value))

@@ -197,38 +197,45 @@ private struct ImportReader {
         /// The reader's problems, then the decoder's.
         let diagnostics: [Diagnostic]
         let file: ManifestFile
-        /// Its imports, read meanwhile on another thread.
-        var readAhead: [ReadFile] = []
     }
 
-    /// Reads and decodes `bytes`, the file at `path`. Once the YAML is read, `aside` may start
-    /// work on another thread from its tree, which goes on while the file is decoded.
+    /// Imports read on another thread while the file that names them is read and decoded:
+    /// started when the decoder meets the file's `imports`, joined once the file is decoded.
+    ///
+    /// `@unchecked Sendable`: the decoder that starts it must be `Sendable`, but it is started
+    /// and joined by the one thread that loads (the decoder meets `imports` on the thread that
+    /// reads the rest of the file, never on one that reads pieces of the services).
+    private final class ReadAhead: @unchecked Sendable {
+        private var thread: OtherThread<[ReadFile]>?
+
+        /// Starts `work` on another thread, unless it was started already (a file read in
+        /// pieces, then read again whole, meets its imports twice).
+        func start(_ work: @escaping @Sendable () -> [ReadFile]) {
+            guard thread == nil else { return }
+            thread = OtherThread(work)
+        }
+
+        /// What the work read, once it is done; nothing if it never started.
+        func join() -> [ReadFile] {
+            guard let thread = thread.take() else { return [] }
+            return thread.join()
+        }
+    }
+
+    /// Reads and decodes `bytes`, the file at `path`, handing the decoder `importsFound`.
     private static func read(
         _ bytes: [UInt8], path: String, limits: YAMLLimits, environment: [String: String],
-        aside: (YAMLNode?) -> OtherThread<[ReadFile]>? = { _ in nil }
+        importsFound: (@Sendable ([Located<String>]) -> Void)? = nil
     ) -> ReadFile {
         // Services are decoded as the reader completes each, while its nodes are in cache.
         var decoder = ManifestFileDecoder(file: path, environment: environment)
+        decoder.importsFound = importsFound
         let yaml = YAMLReader.read(bytes, file: path, limits: limits, streaming: "services", into: &decoder)
         if yaml.root == nil && yaml.diagnostics.containsErrors {
             return ReadFile(path: path, bytes: bytes, diagnostics: yaml.diagnostics, file: ManifestFile(path: path))
         }
-        let started = aside(yaml.root)
         let file = decoder.decode(yaml.root, sectionIndex: yaml.sectionIndex)
-        return ReadFile(
-            path: path, bytes: bytes, diagnostics: yaml.diagnostics + decoder.diagnostics, file: file,
-            readAhead: started?.join() ?? [])
-    }
-
-    /// The files the top level of `root` imports, as written in the file at `path`; what
-    /// is not plainly a list of names is left to the decoder to report.
-    private static func importPaths(in root: YAMLNode?, of path: String) -> [String] {
-        guard case .mapping(let pairs)? = root?.content,
-              let imports = pairs.first(where: { $0.key.scalar == "imports" }),
-              case .sequence(let entries) = imports.value.content else { return [] }
-        return entries.compactMap { entry in
-            entry.scalar.flatMap { $0.isEmpty ? nil : SourceFiles.resolve($0, relativeTo: path) }
-        }
+        return ReadFile(path: path, bytes: bytes, diagnostics: yaml.diagnostics + decoder.diagnostics, file: file)
     }
 
     /// Reads and decodes the files at `paths` that can be read, in order; one that cannot is
@@ -318,18 +325,22 @@ private struct ImportReader {
                 return
             }
             sources[path] = bytes
-            // A large file's imports are read on another thread while this one decodes it.
-            let read = Self.read(bytes, path: path, limits: limits, environment: environment) { root in
-                guard bytes.count >= YAMLPipelining.threshold, Parallelism.isAvailable else { return nil }
-                let paths = Self.importPaths(in: root, of: path)
-                guard !paths.isEmpty else { return nil }
-                return OtherThread { [limits, environment] in Self.readAhead(paths, limits: limits, environment: environment) }
+            // A large file's imports are read on another thread as soon as the decoder meets
+            // them, while this one goes on reading and decoding the file.
+            let ahead = ReadAhead()
+            var importsFound: (@Sendable ([Located<String>]) -> Void)?
+            if bytes.count >= YAMLPipelining.threshold && Parallelism.isAvailable {
+                importsFound = { [limits, environment] imports in
+                    let paths = imports.map { SourceFiles.resolve($0.value, relativeTo: path) }
+                    ahead.start { Self.readAhead(paths, limits: limits, environment: environment) }
+                }
             }
+            let read = Self.read(bytes, path: path, limits: limits, environment: environment, importsFound: importsFound)
             diagnostics += read.diagnostics
             file = read.file
-            for ahead in read.readAhead { readAhead[ahead.path] = ahead }
+            for read in ahead.join() { readAhead[read.path] = read }
         }
-                files.append(file)
+        files.append(file)
         for entry in file.imports {
             visit(SourceFiles.resolve(entry.value, relativeTo: path), importedAt: entry,
                   chain: chain + [(canonical, path)])
