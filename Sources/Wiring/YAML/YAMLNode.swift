@@ -39,6 +39,14 @@ package struct YAMLNode: Sendable, Equatable {
         return nil
     }
 
+    /// This mapping's pairs, the place among them of the key `key`, and the pairs of the
+    /// mapping that key holds; `nil` unless this is a mapping where `key` holds a mapping.
+    package func section(_ key: String) -> (pairs: [YAMLPair], index: Int, entries: [YAMLPair])? {
+        guard case .mapping(let pairs) = content, let index = pairs.firstIndex(where: { $0.key.scalar == key }),
+              case .mapping(let entries) = pairs[index].value.content else { return nil }
+        return (pairs, index, entries)
+    }
+
     /// A short name for the kind of node, for messages: "a string", "a list", "a mapping".
     package var kindDescription: String {
         switch content {

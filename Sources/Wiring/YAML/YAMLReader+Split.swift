@@ -56,8 +56,8 @@ extension YAMLReader {
         head.streamedSection = section
         var headConsumer = consumer.emptyCopy()
         bytes.withUnsafeBufferPointer { head.run($0, feeding: &headConsumer) }
-        headConsumer.finish()
         if !head.split.broken, head.diagnostics.isEmpty, let root = head.root { headConsumer.readRest(root) }
+        headConsumer.finish()
         var read: [PieceRead<Consumer>] = []
         if !head.split.broken {
             while let number = queue.takeLast() {
@@ -117,9 +117,7 @@ extension YAMLReader {
         // Aliases after the section would have seen the pieces' anchors.
         guard expanded <= limits.maxAliasExpansion,
               definedInSection.isDisjoint(with: head.split.aliasesAfterCut),
-              case .mapping(var top) = root.content,
-              let index = top.firstIndex(where: { $0.key.scalar == section }),
-              case .mapping(var entries) = top[index].value.content else { return nil }
+              case (var top, let index, var entries)? = root.section(section) else { return nil }
 
         // No key may repeat one of an earlier part. The head indexed its keys once it had a
         // few; a short head is indexed here. The index, with each key's position among the

@@ -78,9 +78,9 @@ package protocol YAMLSectionConsumer: Sendable {
     mutating func finish()
     /// Called when the section is read in pieces, with the tree of everything else (the
     /// section holding only the entries read before the first piece), on the thread that read
-    /// it, before that thread goes on to read pieces: what needs only the rest of the file is
-    /// done here, while the other thread reads pieces, rather than once they are joined. The
-    /// tree must not be kept: the pieces are joined into it.
+    /// it, before ``finish()`` and before that thread goes on to read pieces: what needs only
+    /// the rest of the file is done here, while the other thread reads pieces, rather than once
+    /// they are joined. The tree must not be kept: the pieces are joined into it.
     mutating func readRest(_ root: YAMLNode)
 }
 
@@ -106,9 +106,7 @@ package struct YAMLEntryCollector: YAMLSectionConsumer {
     /// node gives. The section's first pairs are the streamed ones, in order; pairs merged in
     /// with `<<` follow them.
     package func restoring(into root: YAMLNode?, section: String) -> YAMLNode? {
-        guard var root, case .mapping(var top) = root.content,
-              let index = top.firstIndex(where: { $0.key.scalar == section }),
-              case .mapping(var pairs) = top[index].value.content else { return root }
+        guard var root, case (var top, let index, var pairs)? = root.section(section) else { return root }
         for (position, entry) in entries.enumerated() where position < pairs.count {
             pairs[position] = entry
         }

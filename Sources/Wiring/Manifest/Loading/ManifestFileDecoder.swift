@@ -65,8 +65,6 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     /// reported and found, kept apart to join the rest in the order decoding it all gives.
     private struct DecodedRest {
         var file: ManifestFile
-        /// Whether the top level has `services`.
-        var hasServices: Bool
         /// From the keys before `services` (the version, imports, parameters, scopes), and after.
         var diagnostics: (before: [Diagnostic], after: [Diagnostic])
         var references: (before: [Located<String>], after: [Located<String>])
@@ -90,27 +88,13 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     /// The tree without the entries of `services` that the reader streamed, which stand there
     /// as placeholders: they are decoded already, and storing them again would cost as much.
     private static func withoutStreamedEntries(_ root: YAMLNode) -> YAMLNode {
-        guard case .mapping(var top) = root.content,
-              let section = top.firstIndex(where: { $0.key.scalar == "services" }),
-              case .mapping(let entries) = top[section].value.content,
+        guard case (var top, let index, var entries)? = root.section("services"),
               entries.contains(where: { $0.value.tag == .placeholder }) else { return root }
+        entries.removeAll { $0.value.tag == .placeholder }
+        top[index].value.content = .mapping(entries)
         var trimmed = root
-        top[section].value.content = .mapping(entries.filter { $0.value.tag != .placeholder })
         trimmed.content = .mapping(top)
         return trimmed
-    }
-
-    /// The entries of the top level's `services` that the reader did not stream (merged in
-    /// with `<<`), as a mapping; `nil` when every entry was streamed.
-    private static func mergedServices(of root: YAMLNode?) -> YAMLNode? {
-        guard case .mapping(let top)? = root?.content,
-              let section = top.first(where: { $0.key.scalar == "services" }),
-              case .mapping(let entries) = section.value.content else { return nil }
-        let merged = entries.filter { $0.value.tag != .placeholder }
-        guard !merged.isEmpty else { return nil }
-        var node = section.value
-        node.content = .mapping(merged)
-        return node
     }
 
     /// A tree of this file in a store of its own, to be read like a streamed entry.
@@ -158,22 +142,20 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     /// section's pieces, while another thread reads them; ``decode(_:sectionIndex:)`` then
     /// decodes only the services.
     package mutating func readRest(_ root: YAMLNode) {
-        let (diagnosticsMark, referencesMark) = (diagnostics.count, parameterReferences.count)
-        var manifest = ManifestFile(path: file)
-        guard let top = decodeTop(Self.withoutStreamedEntries(root), into: &manifest) else {
-            diagnostics.removeSubrange(diagnosticsMark...)
-            parameterReferences.removeSubrange(referencesMark...)
-            return
+        /// What `array` gained since `start`, split at `middle`, taken out of it.
+        func taken<Element>(from array: inout [Element], since start: Int, splitAt middle: Int) -> (before: [Element], after: [Element]) {
+            defer { array.removeSubrange(start...) }
+            return (Array(array[start..<middle]), Array(array[middle...]))
         }
+        let start = (diagnostics.count, parameterReferences.count)
+        var manifest = ManifestFile(path: file)
+        let top = decodeTop(Self.withoutStreamedEntries(root), into: &manifest)
         let middle = (diagnostics.count, parameterReferences.count)
-        decodeContexts(top, into: &manifest)
-        decodedRest = DecodedRest(
-            file: manifest, hasServices: top["services"] != nil,
-            diagnostics: (Array(diagnostics[diagnosticsMark..<middle.0]), Array(diagnostics[middle.0...])),
-            references: (Array(parameterReferences[referencesMark..<middle.1]), Array(parameterReferences[middle.1...])))
-        diagnostics.removeSubrange(diagnosticsMark...)
-        parameterReferences.removeSubrange(referencesMark...)
-        values.seal()
+        if let top { decodeContexts(top, into: &manifest) }
+        let problems = taken(from: &diagnostics, since: start.0, splitAt: middle.0)
+        let found = taken(from: &parameterReferences, since: start.1, splitAt: middle.1)
+        // With no top level to decode, `decode` reports it as it reads the tree whole.
+        if top != nil { decodedRest = DecodedRest(file: manifest, diagnostics: problems, references: found) }
     }
 
     /// Decodes the tree of the file, whose streamed entries this decoder received already.
@@ -185,8 +167,12 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
             // The rest was decoded while the pieces were read: the services are left.
             diagnostics += rest.diagnostics.before
             parameterReferences += rest.references.before
-            if rest.hasServices {
-                decodeServices(Self.mergedServices(of: root).map { stored($0) }, sectionIndex: sectionIndex, into: &rest.file)
+            // A section read in pieces is a mapping: the entries left in it are those merged in
+            // with `<<`, which the reader did not stream.
+            if case (var top, let index, var entries)? = root?.section("services") {
+                entries.removeAll { $0.value.tag == .placeholder }
+                top[index].value.content = .mapping(entries)
+                decodeServices(entries.isEmpty ? nil : stored(top[index].value), sectionIndex: sectionIndex, into: &rest.file)
             }
             diagnostics += rest.diagnostics.after
             parameterReferences += rest.references.after

@@ -240,7 +240,7 @@ private struct ImportReader {
 
     /// Reads and decodes the files at `paths` that can be read, in order; one that cannot is
     /// left for its visit to report.
-    private static func readAhead(_ paths: [String], limits: YAMLLimits, environment: [String: String]) -> [ReadFile] {
+    private static func readFiles(_ paths: [String], limits: YAMLLimits, environment: [String: String]) -> [ReadFile] {
         paths.compactMap { path in
             guard let bytes = try? SourceFiles.read(path, limit: limits.maxFileSize) else { return nil }
             return read(bytes, path: path, limits: limits, environment: environment)
@@ -332,13 +332,13 @@ private struct ImportReader {
             if bytes.count >= YAMLPipelining.threshold && Parallelism.isAvailable {
                 importsFound = { [limits, environment] imports in
                     let paths = imports.map { SourceFiles.resolve($0.value, relativeTo: path) }
-                    ahead.start { Self.readAhead(paths, limits: limits, environment: environment) }
+                    ahead.start { Self.readFiles(paths, limits: limits, environment: environment) }
                 }
             }
             let read = Self.read(bytes, path: path, limits: limits, environment: environment, importsFound: importsFound)
             diagnostics += read.diagnostics
             file = read.file
-            for read in ahead.join() { readAhead[read.path] = read }
+            for done in ahead.join() { readAhead[done.path] = done }
         }
         files.append(file)
         for entry in file.imports {
