@@ -48,6 +48,16 @@ enum LoadingBenchmark {
         for _ in 0..<loads { _ = try container(path) }
     }
 
+    /// Parses the same generated files `parses` times with bare libyaml: the floor, for a profiler.
+    static func profileBare(services: Int, parses: Int) throws {
+        let path = try ManifestGenerator.write(services: services)
+        let folder = (path as NSString).deletingLastPathComponent
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let rootBytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let sharedBytes = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/shared.yaml")))
+        for _ in 0..<parses { _ = bareParse(rootBytes) + bareParse(sharedBytes) }
+    }
+
     static func run(sizes: [Int], repetitions: Int, includeYams: Bool) throws {
         var rows: [[String]] = []
         var contextRows: [[String]] = []

@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: WiringBenchmarks [resolution] [loading] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N]
+// Usage: WiringBenchmarks [resolution] [loading] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N]
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
@@ -16,6 +16,12 @@ if let path = option(MemoryProbe.argument) {
 if let count = option("--profile-load").flatMap(Int.init) {
     let size = option("--sizes")?.split(separator: ",").compactMap { Int($0) }.first ?? 10_000
     try LoadingBenchmark.profile(services: size, loads: count)
+    exit(0)
+}
+// `--profile-bare N`: only parse the same files with bare libyaml N times, to compare with the above.
+if let count = option("--profile-bare").flatMap(Int.init) {
+    let size = option("--sizes")?.split(separator: ",").compactMap { Int($0) }.first ?? 10_000
+    try LoadingBenchmark.profileBare(services: size, parses: count)
     exit(0)
 }
 
