@@ -266,7 +266,8 @@ struct TreeBuilder {
     /// Handles one event; `false` stops reading after a fatal problem. `entry` is the builder's
     /// entry store.
     private mutating func handle(_ event: yaml_event_t, entry: ValueStore) -> Bool {
-        if role != .whole, !split.passedCut, !eventFitsBeforeCut(event) {
+        // A piece's events nearly all end before its end, which is all they must do.
+        if role != .whole, !split.passedCut, !(role == .piece && event.end_mark.index < cutIndex), !eventFitsBeforeCut(event) {
             split.broken = true
             return false
         }
@@ -628,14 +629,7 @@ struct TreeBuilder {
     private mutating func storedKeyLine(matching key: ValueStore.Index, in entry: ValueStore) -> Int32? {
         let top = storedStack.count - 1
         if storedStack[top].hasExtras, let keys = storedExtras[storedExtras.count - 1].keys { return keys[entry.text(key)] }
-        // A loop of its own rather than `pairs(ofOpenMapping:before:)`: it runs for every key
-        // of every entry, and the iterator's reference counting would double its cost.
-        var earlier = storedStack[top].slot + 1
-        while earlier < key {
-            if entry.isScalar(earlier), entry.sameScalar(earlier, key) { return entry.position(earlier).line }
-            earlier = entry.end(entry.end(earlier))
-        }
-        return nil
+        return entry.lineOfEarlierKey(matching: key, inOpenMapping: storedStack[top].slot)
     }
 
     /// Counts the scalar key at `key` among the top stored mapping's keys, indexing them once it
@@ -795,8 +789,15 @@ struct TreeBuilder {
         return String(cString: pointer)
     }
 
+    /// The tag libyaml read on a node; most nodes have none, and cost no call.
+    @inline(__always)
     private mutating func readTag(_ pointer: UnsafeMutablePointer<yaml_char_t>?, line: Int32, column: Int32) -> YAMLTag {
-        guard let text = string(pointer) else { return .none }
+        guard let pointer else { return .none }
+        return readWrittenTag(pointer, line: line, column: column)
+    }
+
+    private mutating func readWrittenTag(_ pointer: UnsafeMutablePointer<yaml_char_t>, line: Int32, column: Int32) -> YAMLTag {
+        let text = String(cString: pointer)
         if let tag = YAMLTag(text) { return tag }
         let shown = text.hasPrefix("tag:yaml.org,2002:") ? "!!" + text.dropFirst(18) : text
         diagnostics.append(.error(

@@ -64,7 +64,7 @@ package struct YAMLPair: Sendable, Equatable {
 }
 
 /// How a scalar was written.
-package enum YAMLScalarStyle: Sendable, Hashable {
+package enum YAMLScalarStyle: Sendable, Hashable, BitwiseCopyable {
     case plain, singleQuoted, doubleQuoted, literal, folded
 
     /// Whether the scalar was written without quotes or block indicators.
@@ -72,7 +72,7 @@ package enum YAMLScalarStyle: Sendable, Hashable {
 }
 
 /// The tags the reader accepts. Anything else (`!!python/object/apply:…`, `!custom`) is an error.
-package enum YAMLTag: Sendable, Hashable {
+package enum YAMLTag: Sendable, Hashable, BitwiseCopyable {
     /// No tag: plain scalars resolve by the YAML 1.2 core schema, others are strings.
     case none
     /// `!`, the non-specific tag: the scalar is a string.

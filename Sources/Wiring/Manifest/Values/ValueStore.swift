@@ -17,7 +17,7 @@ package final class ValueStore: @unchecked Sendable {
     package typealias Index = UInt32
 
     /// What a slot holds.
-    private enum Shape: UInt8 {
+    private enum Shape: UInt8, BitwiseCopyable {
         /// A scalar whose bytes are in `bytes`.
         case scalar
         /// A scalar longer than `inlineLimit`, kept as its string: copies that aliases made
@@ -27,7 +27,7 @@ package final class ValueStore: @unchecked Sendable {
         case mapping
     }
 
-    private struct Slot {
+    private struct Slot: BitwiseCopyable {
         var line: UInt32
         var column: UInt32
         /// A scalar: where its bytes start in `bytes`, or its place in `longTexts`. A list: its
@@ -52,8 +52,9 @@ package final class ValueStore: @unchecked Sendable {
     /// The slots and the scalars. A value of its own, so that storing a node and its subtree
     /// is one access to the store, not one checked access per slot.
     private struct Storage {
-        var slots: ContiguousArray<Slot> = []
-        var bytes: ContiguousArray<UInt8> = []
+        /// Plain buffers, not arrays (see ``PlainBuffer``): the store frees them.
+        var slots = PlainBuffer<Slot>()
+        var bytes = PlainBuffer<UInt8>()
         var longTexts: [String] = []
 
         /// Stores a scalar's text: its bytes, or past `inlineLimit`, its string (`text`, or
@@ -114,12 +115,11 @@ package final class ValueStore: @unchecked Sendable {
             guard bytes.count + byteRange.count <= Int(UInt32.max), slots.count + Int(end - index) < Int(UInt32.max) else {
                 return nil
             }
-            if !byteRange.isEmpty { bytes.append(contentsOf: source.bytes[byteRange]) }
+            if !byteRange.isEmpty { bytes.append(contentsOf: source.bytes, in: byteRange) }
             if !textRange.isEmpty { longTexts.append(contentsOf: source.longTexts[textRange]) }
             let slotShift = Int(copy) - Int(index)
-            // Copied in one piece, then moved in place: appending slot by slot checks the
-            // array's uniqueness and capacity for each.
-            slots.append(contentsOf: source.slots[Int(index)..<Int(end)])
+            // Copied in one piece, then moved in place.
+            slots.append(contentsOf: source.slots, in: Int(index)..<Int(end))
             slots.withUnsafeMutableBufferPointer { slots in
                 for position in Int(copy)..<slots.count {
                     switch slots[position].shape {
@@ -137,7 +137,8 @@ package final class ValueStore: @unchecked Sendable {
         /// since everything is stored in document order; an empty scalar still has an offset.
         func scalars(in range: Range<Index>) -> (bytes: Range<Int>?, texts: Range<Int>?) {
             var (byteStart, byteEnd, textStart, textEnd) = (Int.max, 0, Int.max, 0)
-            for slot in slots[Int(range.lowerBound)..<Int(range.upperBound)] {
+            for position in Int(range.lowerBound)..<Int(range.upperBound) {
+                let slot = slots[position]
                 switch slot.shape {
                 case .scalar:
                     byteStart = min(byteStart, Int(slot.first))
@@ -152,11 +153,19 @@ package final class ValueStore: @unchecked Sendable {
             return (byteStart <= byteEnd ? byteStart..<byteEnd : nil, textStart <= textEnd ? textStart..<textEnd : nil)
         }
 
+        /// The text of the scalar in `slot`.
+        func text(of slot: Slot) -> String {
+            if slot.shape == .longScalar { return longTexts[Int(slot.first)] }
+            return bytes.withUnsafeBufferPointer { buffer in
+                String(decoding: UnsafeBufferPointer(rebasing: buffer[slot.byteRange]), as: UTF8.self)
+            }
+        }
+
         /// Drops the node at `index` and everything stored after it.
         mutating func truncate(to index: Index) {
             let dropped = scalars(in: index..<Index(slots.count))
-            slots.removeSubrange(Int(index)...)
-            bytes.removeSubrange((dropped.bytes?.lowerBound ?? bytes.count)...)
+            slots.removeAll(from: Int(index))
+            bytes.removeAll(from: dropped.bytes?.lowerBound ?? bytes.count)
             longTexts.removeSubrange((dropped.texts?.lowerBound ?? longTexts.count)...)
         }
     }
@@ -169,6 +178,11 @@ package final class ValueStore: @unchecked Sendable {
 
     package init(fileID: UInt32) {
         self.fileID = fileID
+    }
+
+    deinit {
+        storage.slots.deallocate()
+        storage.bytes.deallocate()
     }
 
     // MARK: - Filling
@@ -238,8 +252,8 @@ package final class ValueStore: @unchecked Sendable {
 
     /// Drops everything, keeping the capacity for what comes next.
     package func removeAll() {
-        storage.slots.removeAll(keepingCapacity: true)
-        storage.bytes.removeAll(keepingCapacity: true)
+        storage.slots.removeAll()
+        storage.bytes.removeAll()
         storage.longTexts.removeAll(keepingCapacity: true)
     }
 
@@ -289,30 +303,44 @@ package final class ValueStore: @unchecked Sendable {
         return YAMLNode(content, tag: slot.tag, line: Int32(truncatingIfNeeded: slot.line), column: Int32(truncatingIfNeeded: slot.column))
     }
 
-    /// Whether the scalars at `a` and `b` have the same text.
-    package func sameScalar(_ a: Index, _ b: Index) -> Bool {
-        let (first, second) = (storage.slots[Int(a)], storage.slots[Int(b)])
-        guard first.second == second.second else { return false }
-        if first.shape == .scalar && second.shape == .scalar {
-            return storage.bytes.withUnsafeBufferPointer { buffer in
-                Self.equal(UnsafeBufferPointer(rebasing: buffer[first.byteRange]),
-                           UnsafeBufferPointer(rebasing: buffer[second.byteRange]))
+    /// The line of a key of the mapping opened at `mapping`, stored before the scalar key at
+    /// `key`, that reads as `key` does, if there is one. One loop over the stored slots: it runs
+    /// for every key of every streamed entry.
+    package func lineOfEarlierKey(matching key: Index, inOpenMapping mapping: Index) -> Int32? {
+        let wanted = storage.slots[Int(key)]
+        var earlier = Int(mapping) + 1
+        while earlier < Int(key) {
+            let slot = storage.slots[earlier]
+            if slot.second == wanted.second && (slot.shape == .scalar || slot.shape == .longScalar) && sameText(slot, wanted) {
+                return Int32(truncatingIfNeeded: slot.line)
             }
+            // Past the key, then past its value.
+            let value = slot.shape == .sequence || slot.shape == .mapping ? Int(slot.second) : earlier + 1
+            let valueSlot = storage.slots[value]
+            earlier = valueSlot.shape == .sequence || valueSlot.shape == .mapping ? Int(valueSlot.second) : value + 1
         }
-        return text(a) == text(b)
+        return nil
+    }
+
+    /// Whether two scalars of the same length have the same text.
+    private func sameText(_ first: Slot, _ second: Slot) -> Bool {
+        guard first.shape == .scalar && second.shape == .scalar else {
+            return storage.text(of: first) == storage.text(of: second)
+        }
+        var (a, b) = (Int(first.first), Int(second.first))
+        let end = a + Int(first.second)
+        while a < end {
+            if storage.bytes[a] != storage.bytes[b] { return false }
+            a += 1
+            b += 1
+        }
+        return true
     }
 
     /// Gives back the spare capacity the arrays grew with, once nothing more is stored.
     package func seal() {
-        func trimmed<Element>(_ array: ContiguousArray<Element>) -> ContiguousArray<Element> {
-            guard array.capacity - array.count > array.count / 8 else { return array }
-            var exact = ContiguousArray<Element>()
-            exact.reserveCapacity(array.count)
-            exact.append(contentsOf: array)
-            return exact
-        }
-        storage.slots = trimmed(storage.slots)
-        storage.bytes = trimmed(storage.bytes)
+        storage.slots.trim()
+        storage.bytes.trim()
     }
 
     // MARK: - Reading
@@ -361,11 +389,7 @@ package final class ValueStore: @unchecked Sendable {
 
     /// The text of the scalar at `index`.
     package func text(_ index: Index) -> String {
-        let slot = storage.slots[Int(index)]
-        if slot.shape == .longScalar { return storage.longTexts[Int(slot.first)] }
-        return storage.bytes.withUnsafeBufferPointer { buffer in
-            String(decoding: UnsafeBufferPointer(rebasing: buffer[slot.byteRange]), as: UTF8.self)
-        }
+        storage.text(of: storage.slots[Int(index)])
     }
 
     /// Whether the scalar at `index` reads `text`, compared byte for byte without making a string.
