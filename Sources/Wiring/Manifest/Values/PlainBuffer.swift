@@ -12,6 +12,7 @@ struct PlainBuffer<Element: BitwiseCopyable> {
 
     init() {}
 
+    @inline(__always)
     subscript(position: Int) -> Element {
         get {
             precondition(UInt(bitPattern: position) < UInt(bitPattern: count), "index out of range")
@@ -23,12 +24,14 @@ struct PlainBuffer<Element: BitwiseCopyable> {
         }
     }
 
+    @inline(__always)
     mutating func append(_ element: Element) {
         if count == capacity { grow(toAtLeast: count + 1) }
         (base.unsafelyUnwrapped + count).initialize(to: element)
         count += 1
     }
 
+    @inline(__always)
     mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
         guard let source = elements.baseAddress, !elements.isEmpty else { return }
         if capacity - count < elements.count { grow(toAtLeast: count + elements.count) }
@@ -69,6 +72,7 @@ struct PlainBuffer<Element: BitwiseCopyable> {
         (base, count, capacity) = (nil, 0, 0)
     }
 
+    @inline(never)
     private mutating func grow(toAtLeast minimum: Int) {
         reallocate(capacity: Swift.max(minimum, capacity * 2, 16))
     }
