@@ -1,0 +1,82 @@
+import Testing
+@testable import Wiring
+
+/// The buffer under every value store: it manages its memory by hand, so what it keeps across
+/// growing, trimming and truncating is checked here on its own (the sanitizer runs of CI run
+/// these too).
+@Suite("Plain buffer")
+struct PlainBufferTests {
+    @Test func appendsKeepEveryValueAcrossGrowing() {
+        var buffer = PlainBuffer<UInt32>()
+        defer { buffer.deallocate() }
+        for value in 0..<10_000 { buffer.append(UInt32(value)) }
+        #expect(buffer.count == 10_000)
+        #expect(buffer.capacity >= 10_000)
+        #expect((0..<10_000).allSatisfy { buffer[$0] == UInt32($0) })
+        buffer[4_321] = 7
+        #expect(buffer[4_321] == 7)
+    }
+
+    @Test func appendsRunsFromMemoryAndFromAnotherBuffer() {
+        var source = PlainBuffer<UInt8>()
+        var copy = PlainBuffer<UInt8>()
+        defer {
+            source.deallocate()
+            copy.deallocate()
+        }
+        let text = Array("services: { Service1: { scope: singleton } }".utf8)
+        text.withUnsafeBufferPointer { source.append(contentsOf: $0) }
+        [UInt8]().withUnsafeBufferPointer { source.append(contentsOf: $0) }
+        #expect(source.count == text.count)
+
+        copy.append(contentsOf: source, in: 12..<20)
+        copy.append(contentsOf: source, in: 0..<0)
+        copy.append(contentsOf: source, in: 0..<8)
+        let copied = copy.withUnsafeBufferPointer { Array($0) }
+        #expect(copied == Array(text[12..<20] + text[0..<8]))
+    }
+
+    @Test func truncatingKeepsTheCapacityAndLaterAppendsReuseIt() {
+        var buffer = PlainBuffer<Int>()
+        defer { buffer.deallocate() }
+        for value in 0..<100 { buffer.append(value) }
+        let capacity = buffer.capacity
+        buffer.removeAll(from: 40)
+        #expect(buffer.count == 40)
+        #expect(buffer[39] == 39)
+        buffer.append(-1)
+        #expect(buffer[40] == -1)
+        buffer.removeAll()
+        #expect(buffer.count == 0)
+        #expect(buffer.capacity == capacity)
+        let isEmpty = buffer.withUnsafeBufferPointer { $0.isEmpty }
+        #expect(isEmpty)
+    }
+
+    @Test func trimmingGivesBackSpareCapacityAndKeepsTheValues() {
+        var buffer = PlainBuffer<UInt16>()
+        defer { buffer.deallocate() }
+        for value in 0..<1_000 { buffer.append(UInt16(value)) }
+        buffer.removeAll(from: 300)
+        buffer.trim()
+        #expect(buffer.capacity == 300)
+        #expect((0..<300).allSatisfy { buffer[$0] == UInt16($0) })
+        // Within an eighth of the count, the spare capacity stays.
+        buffer.removeAll(from: 290)
+        buffer.trim()
+        #expect(buffer.capacity == 300)
+        buffer.removeAll()
+        buffer.trim()
+        #expect(buffer.capacity == 0)
+        buffer.append(9)
+        #expect(buffer[0] == 9)
+    }
+
+    @Test func freeingEmptiesIt() {
+        var buffer = PlainBuffer<UInt8>()
+        buffer.deallocate()
+        buffer.append(1)
+        buffer.deallocate()
+        #expect(buffer.count == 0 && buffer.capacity == 0)
+    }
+}
