@@ -50,7 +50,8 @@ package final class ValueStore: @unchecked Sendable {
     private static let inlineLimit = 64
 
     /// The slots and the scalars. A value of its own, so that storing a node and its subtree
-    /// is one access to the store, not one checked access per slot.
+    /// is one access to the store, not one checked access per slot. Only the store's own copy
+    /// is ever changed: a copy shares its buffers, which the store frees.
     private struct Storage {
         /// Plain buffers, not arrays (see ``PlainBuffer``): the store frees them.
         var slots = PlainBuffer<Slot>()
@@ -327,14 +328,9 @@ package final class ValueStore: @unchecked Sendable {
         guard first.shape == .scalar && second.shape == .scalar else {
             return storage.text(of: first) == storage.text(of: second)
         }
-        var (a, b) = (Int(first.first), Int(second.first))
-        let end = a + Int(first.second)
-        while a < end {
-            if storage.bytes[a] != storage.bytes[b] { return false }
-            a += 1
-            b += 1
+        return storage.bytes.withUnsafeBufferPointer { bytes in
+            Self.equal(UnsafeBufferPointer(rebasing: bytes[first.byteRange]), UnsafeBufferPointer(rebasing: bytes[second.byteRange]))
         }
-        return true
     }
 
     /// Gives back the spare capacity the arrays grew with, once nothing more is stored.
