@@ -266,8 +266,7 @@ struct TreeBuilder {
     /// Handles one event; `false` stops reading after a fatal problem. `entry` is the builder's
     /// entry store.
     private mutating func handle(_ event: yaml_event_t, entry: ValueStore) -> Bool {
-        // A piece's events nearly all end before its end, which is all they must do.
-        if role != .whole, !split.passedCut, !(role == .piece && event.end_mark.index < cutIndex), !eventFitsBeforeCut(event) {
+        if role != .whole, !split.passedCut, !eventFitsBeforeCut(event) {
             split.broken = true
             return false
         }
@@ -578,15 +577,12 @@ struct TreeBuilder {
             return true
         }
         storedStack[top].key = StoredFrame.noKey
-        if entry.isScalar(key) {
-            if let first = storedKeyLine(matching: key, in: entry) {
-                let (line, column) = entry.position(key)
-                diagnostics.append(.error(
-                    "duplicate key '\(entry.text(key))'; first defined at line \(first)", at: location(line: line, column: column)))
-                entry.truncate(to: key)
-                return true
-            }
-            indexStoredKey(key, in: entry)
+        if entry.isScalar(key), let first = admitStoredKey(key, in: entry) {
+            let (line, column) = entry.position(key)
+            diagnostics.append(.error(
+                "duplicate key '\(entry.text(key))'; first defined at line \(first)", at: location(line: line, column: column)))
+            entry.truncate(to: key)
+            return true
         }
         storedStack[top].count += 1
         return true
@@ -621,6 +617,14 @@ struct TreeBuilder {
             pairScratch.append(YAMLPair(key: key, value: .placeholder(line: line, column: column)))
         }
         return true
+    }
+
+    /// The line of an earlier key of the top stored mapping that reads as the scalar at `key`
+    /// does, if there is one; otherwise counts `key` among the mapping's keys.
+    private mutating func admitStoredKey(_ key: ValueStore.Index, in entry: ValueStore) -> Int32? {
+        if let first = storedKeyLine(matching: key, in: entry) { return first }
+        indexStoredKey(key, in: entry)
+        return nil
     }
 
     /// The line of an earlier key of the top stored mapping that reads as the scalar at `key`
@@ -666,7 +670,16 @@ struct TreeBuilder {
     /// entry's key. The ends of collections written by indentation are the exception: they come
     /// with the next line of less indentation, which for the last entries is past the cut. The
     /// head's section itself must end past its cut, where the file goes on after the pieces.
+    @inline(__always)
     private mutating func eventFitsBeforeCut(_ event: yaml_event_t) -> Bool {
+        // A piece's events nearly all end before its end: whatever their kind, they fit, at the
+        // cost of no call.
+        if role == .piece && event.end_mark.index < cutIndex { return true }
+        return eventNearCutFits(event)
+    }
+
+    /// ``eventFitsBeforeCut(_:)`` for the events that do not end well before the cut.
+    private mutating func eventNearCutFits(_ event: yaml_event_t) -> Bool {
         let isEnd = event.type == YAML_MAPPING_END_EVENT || event.type == YAML_SEQUENCE_END_EVENT
         if role == .head && isEnd && !storing && stack.count == 2 && stack[1].isStreamed {
             guard event.start_mark.index >= cutIndex else { return false }
@@ -762,12 +775,9 @@ struct TreeBuilder {
         let top = storedStack.count - 1
         for pair in pairs {
             let key = entry.append(pair.key)
-            if entry.isScalar(key) {
-                if storedKeyLine(matching: key, in: entry) != nil {
-                    entry.truncate(to: key)
-                    continue
-                }
-                indexStoredKey(key, in: entry)
+            if entry.isScalar(key), admitStoredKey(key, in: entry) != nil {
+                entry.truncate(to: key)
+                continue
             }
             _ = entry.append(pair.value)
             storedStack[top].count += 1

@@ -124,12 +124,11 @@ extension YAMLReader {
         // section's pairs, is the reader's to give.
         var keys = head.split.sectionKeys ?? Self.index(entries)
         // Sized once: growing rehashes every key so far.
-        var pairs = pieces.reduce(entries.count) { count, piece in
+        keys.reserveCapacity(pieces.reduce(entries.count) { count, piece in
             guard case .mapping(let later)? = piece.root?.content else { return count }
             return count + later.count
-        }
-        keys.reserveCapacity(pairs)
-        pairs = entries.count
+        })
+        var pairs = entries.count
         for piece in pieces {
             guard case .mapping(let later)? = piece.root?.content else { return nil }
             for pair in later {

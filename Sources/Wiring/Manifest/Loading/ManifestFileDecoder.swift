@@ -169,9 +169,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
             parameterReferences += rest.references.before
             // A section read in pieces is a mapping: the entries left in it are those merged in
             // with `<<`, which the reader did not stream.
-            if case (var top, let index, var entries)? = root?.section("services") {
-                entries.removeAll { $0.value.tag == .placeholder }
-                top[index].value.content = .mapping(entries)
+            if let root, case (let top, let index, let entries)? = Self.withoutStreamedEntries(root).section("services") {
                 decodeServices(entries.isEmpty ? nil : stored(top[index].value), sectionIndex: sectionIndex, into: &rest.file)
             }
             diagnostics += rest.diagnostics.after

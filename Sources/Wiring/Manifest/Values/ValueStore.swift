@@ -42,6 +42,16 @@ package final class ValueStore: @unchecked Sendable {
 
         /// A short scalar's bytes in `bytes`.
         var byteRange: Range<Int> { Int(first)..<Int(first + second) }
+
+        /// Whether the slot holds a scalar, short or long.
+        @inline(__always)
+        var isScalar: Bool { shape == .scalar || shape == .longScalar }
+
+        /// The slot just past this one's subtree, this slot being at `position`.
+        @inline(__always)
+        func end(at position: Int) -> Int {
+            shape == .sequence || shape == .mapping ? Int(second) : position + 1
+        }
     }
 
     /// Scalars up to this many bytes are copied into `bytes`; longer ones keep their string.
@@ -227,7 +237,7 @@ package final class ValueStore: @unchecked Sendable {
             while key < slot.second {
                 // Keys are names, not values: what they hold is neither checked nor found.
                 let keySlot = storage.slots[Int(key)]
-                if keySlot.second == 0 || (keySlot.shape != .scalar && keySlot.shape != .longScalar) {
+                if keySlot.second == 0 || !keySlot.isScalar {
                     checker.invalidKey(StoredNode(store: self, index: key))
                 }
                 let value = end(key)
@@ -312,13 +322,12 @@ package final class ValueStore: @unchecked Sendable {
         var earlier = Int(mapping) + 1
         while earlier < Int(key) {
             let slot = storage.slots[earlier]
-            if slot.second == wanted.second && (slot.shape == .scalar || slot.shape == .longScalar) && sameText(slot, wanted) {
+            if slot.second == wanted.second && slot.isScalar && sameText(slot, wanted) {
                 return Int32(truncatingIfNeeded: slot.line)
             }
             // Past the key, then past its value.
-            let value = slot.shape == .sequence || slot.shape == .mapping ? Int(slot.second) : earlier + 1
-            let valueSlot = storage.slots[value]
-            earlier = valueSlot.shape == .sequence || valueSlot.shape == .mapping ? Int(valueSlot.second) : value + 1
+            let value = slot.end(at: earlier)
+            earlier = storage.slots[value].end(at: value)
         }
         return nil
     }
@@ -373,14 +382,13 @@ package final class ValueStore: @unchecked Sendable {
     /// for a list or a mapping, or a tag the text is not.
     package func resolvedScalar(_ index: Index) -> YAMLScalarValue? {
         let slot = storage.slots[Int(index)]
-        guard slot.shape == .scalar || slot.shape == .longScalar else { return nil }
+        guard slot.isScalar else { return nil }
         return YAMLNode.resolve(text(index), style: slot.style, tag: slot.tag)
     }
 
     /// Whether the node at `index` is a scalar.
     package func isScalar(_ index: Index) -> Bool {
-        let shape = storage.slots[Int(index)].shape
-        return shape == .scalar || shape == .longScalar
+        storage.slots[Int(index)].isScalar
     }
 
     /// The text of the scalar at `index`.
@@ -448,8 +456,7 @@ package final class ValueStore: @unchecked Sendable {
 
     /// The slot just past the node at `index` and everything under it.
     package func end(_ index: Index) -> Index {
-        let slot = storage.slots[Int(index)]
-        return slot.shape == .sequence || slot.shape == .mapping ? slot.second : index + 1
+        Index(storage.slots[Int(index)].end(at: Int(index)))
     }
 
     /// The children of a list or mapping, each skipping over the subtree before it.
