@@ -1,8 +1,10 @@
 extension YAMLReader {
     /// How many pieces a large section is cut into: enough that the thread that finishes first
     /// takes over pieces the other has not started, so that a slower processor does not hold
-    /// the load up.
-    static let splitPieces = 16
+    /// the load up, and small enough that the thread that runs out of pieces seldom waits long
+    /// for the other's last one. (At 16, the thread that joins the pieces waited a median 2 ms
+    /// of a 36 ms load of 10,000 services; a piece costs about 25 µs of its own.)
+    static let splitPieces = 64
 
     /// What reading one piece gave.
     private struct PieceRead<Consumer: YAMLSectionConsumer>: Sendable {
