@@ -50,23 +50,18 @@ enum LoadingBenchmark {
 
     /// Parses the same generated files `parses` times with bare libyaml: the floor, for a profiler.
     static func profileBare(services: Int, parses: Int) throws {
-        let path = try ManifestGenerator.write(services: services)
-        let folder = (path as NSString).deletingLastPathComponent
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let rootBytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let sharedBytes = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/shared.yaml")))
-        for _ in 0..<parses { _ = bareParse(rootBytes) + bareParse(sharedBytes) }
+        let files = try GeneratedFiles(services: services)
+        defer { files.remove() }
+        for _ in 0..<parses { _ = bareParse(files.rootBytes) + bareParse(files.sharedBytes) }
     }
 
     static func run(sizes: [Int], repetitions: Int, includeYams: Bool) throws {
         var rows: [[String]] = []
         var contextRows: [[String]] = []
         for size in sizes {
-            let path = try ManifestGenerator.write(services: size)
-            let folder = (path as NSString).deletingLastPathComponent
-            defer { try? FileManager.default.removeItem(atPath: folder) }
-            let rootBytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-            let sharedBytes = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/shared.yaml")))
+            let files = try GeneratedFiles(services: size)
+            defer { files.remove() }
+            let (path, rootBytes, sharedBytes) = (files.path, files.rootBytes, files.sharedBytes)
             let bytes = rootBytes + sharedBytes
 
             let check = try container(path)
@@ -122,6 +117,33 @@ enum LoadingBenchmark {
         print()
         print("Container for other contexts, from the manifest already loaded (median of \(repetitions))")
         printTable(["services", "no contexts", "test", "test, staging", "test / full load"], contextRows)
+    }
+}
+
+/// A generated manifest written to a folder of its own (see ``ManifestGenerator``), and the
+/// bytes of its two files, which the floor and the peer parse.
+struct GeneratedFiles {
+    /// The root manifest, which imports `shared.yaml` beside it.
+    let path: String
+    let rootBytes: [UInt8]
+    let sharedBytes: [UInt8]
+
+    init(services: Int) throws {
+        let path = try ManifestGenerator.write(services: services)
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            rootBytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            sharedBytes = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/shared.yaml")))
+        } catch {
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
+        }
+        self.path = path
+    }
+
+    /// Removes the folder the files are in.
+    func remove() {
+        try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
     }
 }
 

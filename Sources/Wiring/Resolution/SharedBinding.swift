@@ -5,7 +5,7 @@ import Dispatch
 /// parts of the services too, from the last part back, while the building thread binds from
 /// the first on.
 ///
-/// The building thread calls ``bind(_:parts:)``; the other calls ``help()``, which returns at
+/// The building thread calls ``bind(_:targets:)``; the other calls ``help()``, which returns at
 /// once if binding has not started yet (the building thread then binds every part itself).
 final class SharedBinding: Sendable {
     private struct Work: Sendable {
