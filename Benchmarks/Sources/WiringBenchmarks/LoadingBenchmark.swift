@@ -58,6 +58,7 @@ enum LoadingBenchmark {
     static func run(sizes: [Int], repetitions: Int, includeYams: Bool) throws {
         var rows: [[String]] = []
         var contextRows: [[String]] = []
+        var probes: [MemoryProbe.Figures] = []
         for size in sizes {
             let files = try GeneratedFiles(services: size)
             defer { files.remove() }
@@ -85,6 +86,7 @@ enum LoadingBenchmark {
                 yamsRatio = String(format: "%.1f×", ratios[2] / ratios[1])
             }
             let memory = try MemoryProbe.measure(path: path)
+            probes.append(memory)
             rows.append([
                 "\(size)", "\(bytes.count / 1024) KB",
                 formatTime(wiring.median) + String(format: " ±%.0f%%", wiring.spread * 50),
@@ -114,6 +116,11 @@ enum LoadingBenchmark {
             ["services", "size", "wiring: bytes → container", "bare libyaml", "wiring/libyaml", "Yams.compose", "Yams/wiring",
              "per service", "peak RSS/service", "kept RSS/service", "of which manifest"],
             rows)
+        if let first = probes.map(\.firstPeak).max(), let code = probes.map(\.code).max() {
+            print("Memory counts what a load allocates. It is measured after a first load of \(MemoryProbe.warmUpServices) services "
+                + "in the same process (runtime data and code, paid once: up to \(formatBytes(first)) at its peak), "
+                + "and without code pages the measured load paged in itself (up to \(formatBytes(code))).")
+        }
         print()
         print("Container for other contexts, from the manifest already loaded (median of \(repetitions))")
         printTable(["services", "no contexts", "test", "test, staging", "test / full load"], contextRows)
@@ -148,13 +155,35 @@ struct GeneratedFiles {
 }
 
 /// Resident memory of one loaded container, measured in a child process of its own so that
-/// nothing this process did before counts: the peak (`getrusage` max RSS) and what stays resident
-/// once loading is over (`/proc/self/statm`), each minus the same figure before loading.
+/// nothing this process did before counts: the peak (`VmHWM`, see ``maxResidentBytes()``) and
+/// what stays resident once loading is over (`/proc/self/statm`), each minus the same figure
+/// before loading.
+///
+/// What is counted is what a load allocates. The child first loads a manifest of
+/// ``warmUpServices`` services and measures from there: a process's first load builds the
+/// runtime's type data and pages in the loader's code, which a process pays once, whatever
+/// it loads. Code pages the measured load pages in on its own (paths a small manifest does
+/// not take) are taken out too. Both are reported beside, so they stay in view.
 enum MemoryProbe {
     static let argument = "--memory-probe"
 
+    /// The size of the manifest the child loads before the one it measures.
+    static let warmUpServices = 10
+
+    /// What one child measured, in bytes.
+    struct Figures {
+        /// The peak and what stays resident after, of the measured load, without code pages.
+        let peak: Int, retained: Int
+        /// Of `retained`, the manifest's part (the rest is the container's).
+        let manifest: Int
+        /// Code the measured load paged in, which `peak` and `retained` leave out.
+        let code: Int
+        /// The peak of the process's first load, of ``warmUpServices`` services, code included.
+        let firstPeak: Int
+    }
+
     /// Runs this executable again as `--memory-probe <path>` and reads its answer.
-    static func measure(path: String) throws -> (peak: Int, retained: Int, manifest: Int) {
+    static func measure(path: String) throws -> Figures {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
         if !FileManager.default.isExecutableFile(atPath: process.executableURL!.path) {
@@ -167,24 +196,38 @@ enum MemoryProbe {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let numbers = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard process.terminationStatus == 0, numbers.count == 3 else {
+        guard process.terminationStatus == 0, numbers.count == 5 else {
             throw BenchmarkError("the memory probe of \(path) failed (status \(process.terminationStatus))")
         }
-        return (numbers[0], numbers[1], numbers[2])
+        return Figures(peak: numbers[0], retained: numbers[1], manifest: numbers[2], code: numbers[3], firstPeak: numbers[4])
     }
 
-    /// In the child: loads `path` once and prints the peak and the retained growth in bytes,
-    /// then how much of what is retained is the manifest's (the rest is the container's).
+    /// In the child: loads a small generated manifest, then `path`, and prints the second load's
+    /// peak and retained growth in bytes without code, how much of what it retains is the
+    /// manifest's, the code it paged in, and the first load's peak with code.
     static func probe(path: String) throws {
         _ = LoadingBenchmark.registry
-        let peakBefore = maxResidentBytes(), residentBefore = residentBytes()
+        let warmUp = try GeneratedFiles(services: warmUpServices)
+        defer { warmUp.remove() }
+        // The first container stays, so that the second load cannot reuse its memory.
+        let first = try load(warmUp.path)
+        let measured = try withExtendedLifetime(first.container) { try load(path) }
+        withExtendedLifetime(measured.container) {}
+        print(measured.peak - measured.code, measured.retained - measured.code, measured.manifest, measured.code,
+              first.peak)
+    }
+
+    /// Loads `path` into a container and measures what that added: the peak and what stays
+    /// resident, both with code, the manifest's part without code, and the code paged in.
+    private static func load(_ path: String) throws -> (container: Wiring.Container, peak: Int, retained: Int, manifest: Int, code: Int) {
+        let peakBefore = maxResidentBytes(), residentBefore = residentBytes(), codeBefore = fileBackedBytes()
         let manifest = try ManifestLoader(environment: LoadingBenchmark.environment).load(path)
-        let residentManifest = residentBytes()
+        let residentManifest = residentBytes(), codeManifest = fileBackedBytes()
         let container = try Wiring.Container(manifest: manifest, registry: LoadingBenchmark.registry, contexts: .none,
                                              options: .init(environment: LoadingBenchmark.environment))
-        let peakAfter = maxResidentBytes(), residentAfter = residentBytes()
-        withExtendedLifetime(container) {}
-        print(peakAfter - peakBefore, residentAfter - residentBefore, residentManifest - residentBefore)
+        let peakAfter = maxResidentBytes(), residentAfter = residentBytes(), codeAfter = fileBackedBytes()
+        return (container, peakAfter - peakBefore, residentAfter - residentBefore,
+                (residentManifest - codeManifest) - (residentBefore - codeBefore), codeAfter - codeBefore)
     }
 }
 

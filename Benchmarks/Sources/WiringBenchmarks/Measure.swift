@@ -99,13 +99,30 @@ func maxResidentBytes() -> Int {
 /// Resident memory of this process now, in bytes (Linux: `/proc/self/statm`; elsewhere the peak).
 func residentBytes() -> Int {
     #if os(Linux)
-    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    return statmBytes(field: 1)
     #else
     return maxResidentBytes()
     #endif
 }
+
+/// Of this process's resident memory now, the pages backed by files (its code and libraries'
+/// first of all), in bytes (Linux: `/proc/self/statm`; elsewhere 0).
+func fileBackedBytes() -> Int {
+    #if os(Linux)
+    return statmBytes(field: 2)
+    #else
+    return 0
+    #endif
+}
+
+#if os(Linux)
+/// A field of `/proc/self/statm`, which counts pages, in bytes.
+private func statmBytes(field: Int) -> Int {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let pages = statm.split(separator: " ").dropFirst(field).first.flatMap { Int($0) } ?? 0
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+#endif
 
 func formatBytes(_ bytes: Int) -> String {
     switch bytes {
