@@ -220,14 +220,14 @@ enum MemoryProbe {
     /// Loads `path` into a container and measures what that added: the peak and what stays
     /// resident, both with code, the manifest's part without code, and the code paged in.
     private static func load(_ path: String) throws -> (container: Wiring.Container, peak: Int, retained: Int, manifest: Int, code: Int) {
-        let peakBefore = maxResidentBytes(), residentBefore = residentBytes(), codeBefore = fileBackedBytes()
+        let peakBefore = maxResidentBytes(), before = residentBytes()
         let manifest = try ManifestLoader(environment: LoadingBenchmark.environment).load(path)
-        let residentManifest = residentBytes(), codeManifest = fileBackedBytes()
+        let loaded = residentBytes()
         let container = try Wiring.Container(manifest: manifest, registry: LoadingBenchmark.registry, contexts: .none,
                                              options: .init(environment: LoadingBenchmark.environment))
-        let peakAfter = maxResidentBytes(), residentAfter = residentBytes(), codeAfter = fileBackedBytes()
-        return (container, peakAfter - peakBefore, residentAfter - residentBefore,
-                (residentManifest - codeManifest) - (residentBefore - codeBefore), codeAfter - codeBefore)
+        let peakAfter = maxResidentBytes(), after = residentBytes()
+        return (container, peakAfter - peakBefore, after.total - before.total,
+                (loaded.total - loaded.fileBacked) - (before.total - before.fileBacked), after.fileBacked - before.fileBacked)
     }
 }
 

@@ -96,33 +96,21 @@ func maxResidentBytes() -> Int {
     #endif
 }
 
-/// Resident memory of this process now, in bytes (Linux: `/proc/self/statm`; elsewhere the peak).
-func residentBytes() -> Int {
+/// Resident memory of this process now, in bytes, and how much of it is backed by files (its
+/// code and its libraries' first of all), read in one go (Linux: `/proc/self/statm`; elsewhere
+/// the peak, and none).
+func residentBytes() -> (total: Int, fileBacked: Int) {
     #if os(Linux)
-    return statmBytes(field: 1)
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return (0, 0) }
+    // Pages: size, resident, shared (file-backed), text, lib, data, dirty.
+    let pages = statm.split(separator: " ").map { Int($0) ?? 0 }
+    let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+    guard pages.count >= 3 else { return (0, 0) }
+    return (pages[1] * pageSize, pages[2] * pageSize)
     #else
-    return maxResidentBytes()
+    return (maxResidentBytes(), 0)
     #endif
 }
-
-/// Of this process's resident memory now, the pages backed by files (its code and libraries'
-/// first of all), in bytes (Linux: `/proc/self/statm`; elsewhere 0).
-func fileBackedBytes() -> Int {
-    #if os(Linux)
-    return statmBytes(field: 2)
-    #else
-    return 0
-    #endif
-}
-
-#if os(Linux)
-/// A field of `/proc/self/statm`, which counts pages, in bytes.
-private func statmBytes(field: Int) -> Int {
-    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let pages = statm.split(separator: " ").dropFirst(field).first.flatMap { Int($0) } ?? 0
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-}
-#endif
 
 func formatBytes(_ bytes: Int) -> String {
     switch bytes {
