@@ -27,13 +27,9 @@ extension ManifestLoader {
         }
         // The decoder too: in pieces, it decodes the rest of the file while they are read.
         func decoded(_ pipelining: YAMLPipelining) -> [String] {
-            var decoder = ManifestFileDecoder(file: file, environment: environment)
-            let read = YAMLReader.read(bytes, file: file, limits: limits, streaming: "services", into: &decoder, pipelining: pipelining)
-            var found = read.diagnostics.map(\.description)
-            guard read.root != nil || !read.diagnostics.containsErrors else { return found }
-            let decodedFile = decoder.decode(read.root, sectionIndex: read.sectionIndex)
-            found += decoder.diagnostics.map(\.description) + decodedFile.services.map(\.key) + decodedFile.contexts.map(\.name)
-            return found + decodedFile.parameterReferences.map { "\($0.value) \($0.location)" }
+            let (diagnostics, decodedFile) = readFile(bytes, path: file, limits: limits, environment: environment, pipelining: pipelining)
+            return diagnostics.map(\.description) + decodedFile.services.map(\.key) + decodedFile.contexts.map(\.name)
+                + decodedFile.parameterReferences.map { "\($0.value) \($0.location)" }
         }
         precondition(decoded(.split) == decoded(.never), "the decoder decodes a file read in pieces differently")
         let entries = ValueStore(fileID: SourceFileTable.intern(file))

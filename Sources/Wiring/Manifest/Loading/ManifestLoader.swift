@@ -178,6 +178,25 @@ public struct ManifestValidation: Sendable {
     public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
 }
 
+extension ManifestLoader {
+    /// Reads and decodes `bytes`, the file at `path`, handing the decoder `importsFound`; returns
+    /// the reader's problems, then the decoder's, and the file (empty when the reader found
+    /// nothing to decode). The loader reads each file this way, and the fuzzer reads it again
+    /// with each `pipelining`.
+    static func readFile(
+        _ bytes: [UInt8], path: String, limits: YAMLLimits, environment: [String: String],
+        pipelining: YAMLPipelining = .automatic, importsFound: (@Sendable ([Located<String>]) -> Void)? = nil
+    ) -> (diagnostics: [Diagnostic], file: ManifestFile) {
+        // Services are decoded as the reader completes each, while its nodes are in cache.
+        var decoder = ManifestFileDecoder(file: path, environment: environment)
+        decoder.importsFound = importsFound
+        let yaml = YAMLReader.read(bytes, file: path, limits: limits, streaming: "services", into: &decoder, pipelining: pipelining)
+        if yaml.root == nil && yaml.diagnostics.containsErrors { return (yaml.diagnostics, ManifestFile(path: path)) }
+        let file = decoder.decode(yaml.root, sectionIndex: yaml.sectionIndex)
+        return (yaml.diagnostics + decoder.diagnostics, file)
+    }
+}
+
 /// Reads a file and, depth first, the files it imports, each once.
 private struct ImportReader {
     let limits: YAMLLimits
@@ -227,15 +246,9 @@ private struct ImportReader {
         _ bytes: [UInt8], path: String, limits: YAMLLimits, environment: [String: String],
         importsFound: (@Sendable ([Located<String>]) -> Void)? = nil
     ) -> ReadFile {
-        // Services are decoded as the reader completes each, while its nodes are in cache.
-        var decoder = ManifestFileDecoder(file: path, environment: environment)
-        decoder.importsFound = importsFound
-        let yaml = YAMLReader.read(bytes, file: path, limits: limits, streaming: "services", into: &decoder)
-        if yaml.root == nil && yaml.diagnostics.containsErrors {
-            return ReadFile(path: path, bytes: bytes, diagnostics: yaml.diagnostics, file: ManifestFile(path: path))
-        }
-        let file = decoder.decode(yaml.root, sectionIndex: yaml.sectionIndex)
-        return ReadFile(path: path, bytes: bytes, diagnostics: yaml.diagnostics + decoder.diagnostics, file: file)
+        let (diagnostics, file) = ManifestLoader.readFile(
+            bytes, path: path, limits: limits, environment: environment, importsFound: importsFound)
+        return ReadFile(path: path, bytes: bytes, diagnostics: diagnostics, file: file)
     }
 
     /// Reads and decodes the files at `paths` that can be read, in order; one that cannot is
