@@ -1,6 +1,7 @@
 #ifndef WIRING_CYAML_SHIM_H
 #define WIRING_CYAML_SHIM_H
 #include <yaml.h>
+#include "predecoded_input.h"
 
 /* The address of the calling frame on the thread's real stack. A Swift local's address is not
    one under AddressSanitizer, which moves locals to a "fake stack" on the heap, so the stack

@@ -181,29 +181,53 @@ struct TreeBuilder {
             diagnostics.append(.error("libyaml could not allocate a parser", at: nil))
             return
         }
-        defer { yaml_parser_delete(&parser) }
+        // Predecoded input (see the C shim) is freed, and libyaml's buffer put back, first.
+        var predecoded = wiring_predecoded_input()
+        defer {
+            if predecoded.bytes != nil { wiring_parser_restore_buffer(&parser, &predecoded) }
+            yaml_parser_delete(&parser)
+        }
         switch part {
         case .whole:
-            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            if !setPredecodedInput(&parser, &predecoded, buffer) {
+                yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            }
             if pipelined {
                 let started = withUnsafeMutablePointer(to: &parser) { runPipelined($0, buffer) }
                 if started { return }
             }
             parse(&parser, buffer)
         case .head(let cut):
-            var input = wiring_gapped_input(
-                bytes: buffer.baseAddress, cut: cut.cuts[0].offset, resume: cut.end, count: buffer.count, position: 0)
-            withUnsafeMutablePointer(to: &input) { input in
-                wiring_parser_set_gapped_input(&parser, input)
+            let before = UnsafeBufferPointer(rebasing: buffer[..<cut.cuts[0].offset])
+            if setPredecodedInput(&parser, &predecoded, before, UnsafeBufferPointer(rebasing: buffer[cut.end...])) {
                 parse(&parser, buffer)
+            } else {
+                var input = wiring_gapped_input(
+                    bytes: buffer.baseAddress, cut: cut.cuts[0].offset, resume: cut.end, count: buffer.count, position: 0)
+                withUnsafeMutablePointer(to: &input) { input in
+                    wiring_parser_set_gapped_input(&parser, input)
+                    parse(&parser, buffer)
+                }
             }
             if !split.passedCut { split.broken = true }
         case .piece(let cut, let number):
             let piece = UnsafeBufferPointer(rebasing: buffer[cut.range(ofPiece: number)])
-            yaml_parser_set_input_string(&parser, piece.baseAddress, piece.count)
+            if !setPredecodedInput(&parser, &predecoded, piece) {
+                yaml_parser_set_input_string(&parser, piece.baseAddress, piece.count)
+            }
             parse(&parser, piece)
             if root == nil { split.broken = true }
         }
+    }
+
+    /// Gives `parser` the bytes of `first`, then those of `second`, already decoded, so that
+    /// libyaml's reader has nothing to do (`wiring_parser_set_predecoded_input`); `false` when
+    /// the input must go through that reader after all, which then reports what is wrong with it.
+    private func setPredecodedInput(
+        _ parser: inout yaml_parser_t, _ input: inout wiring_predecoded_input,
+        _ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
+    ) -> Bool {
+        wiring_parser_set_predecoded_input(&parser, &input, first.baseAddress, first.count, second.baseAddress, second.count) == 1
     }
 
     /// Runs over `buffer`, handing each entry of the streamed section to `consumer`.

@@ -246,6 +246,66 @@ struct YAMLReaderTests {
         ])
     }
 
+    @Test func textBeyondASCIIKeepsItsValuesAndColumns() {
+        // Characters of two, three and four bytes, at every offset from the start of the file,
+        // so that some straddle each stretch of bytes the reader checks at once.
+        let words = ["café", "日本語", "🎉x", "naïve — ✓", "\u{A0}nbsp", "\u{10FFFF}max", "\u{E000}private"]
+        var text = ""
+        var expected: [(key: String, value: String, line: Int, column: Int)] = []
+        for index in 0..<150 {
+            let word = words[index % words.count]
+            let key = "k\(index)" + String(repeating: "é", count: index % 5)
+            let padding = String(repeating: " ", count: index % 61)
+            text += "\(key):\(padding) \(word)\n"
+            expected.append((key, word, index + 1, key.count + 1 + padding.count + 2))
+        }
+        let result = read(text)
+        #expect(result.diagnostics.isEmpty)
+        let found = pairs(result.root)
+        #expect(found.map(\.0) == expected.map(\.key))
+        #expect(found.map { $0.1.scalar ?? "?" } == expected.map(\.value))
+        let positions = found.map { [Int($0.1.line), Int($0.1.column)] }
+        #expect(positions == expected.map { [$0.line, $0.column] })
+    }
+
+    @Test func aByteOrderMarkIsSkippedOnlyAtTheStart() {
+        let result = read(bytes: [0xEF, 0xBB, 0xBF] + Array("a: 1\nb: x\u{FEFF}y\n".utf8))
+        #expect(result.diagnostics.isEmpty)
+        #expect(pairs(result.root).map(\.0) == ["a", "b"])
+        #expect(value(result.root, "a")?.column == 4)
+        #expect(value(result.root, "b")?.scalar == "x\u{FEFF}y")
+    }
+
+    @Test func everyCharacterLibyamlRefusesIsReportedAtItsPosition() {
+        // Well-formed UTF-8 for characters YAML does not allow, and malformed UTF-8, each in
+        // the first bytes the reader checks at once and far past them. The column is that of
+        // the first byte libyaml finds wrong.
+        let refused: [(bytes: [UInt8], column: Int, error: String)] = [
+            ([0xC2, 0x80], 5, "control character U+0080 is not allowed in YAML"),
+            ([0xC2, 0x9F], 5, "control character U+009F is not allowed in YAML"),
+            ([0xEF, 0xBF, 0xBE], 5, "control character U+FFFE is not allowed in YAML"),
+            ([0x7F], 5, "control character U+007F is not allowed in YAML"),
+            ([0x1B], 5, "control character U+001B is not allowed in YAML"),
+            ([0xED, 0xA0, 0x80], 5, "invalid UTF-8: invalid Unicode character"),
+            ([0xC0, 0xAF], 5, "invalid UTF-8: invalid length of a UTF-8 sequence"),
+            ([0xE0, 0x80, 0xAF], 5, "invalid UTF-8: invalid length of a UTF-8 sequence"),
+            ([0xF4, 0x90, 0x80, 0x80], 5, "invalid UTF-8: invalid Unicode character"),
+            ([0xF8, 0x88, 0x80, 0x80, 0x80], 5, "invalid UTF-8: invalid leading UTF-8 octet (byte 0xF8)"),
+            ([0xC3, 0x28], 6, "invalid UTF-8: invalid trailing UTF-8 octet (byte 0x28)"),
+        ]
+        for (bytes, column, error) in refused {
+            for filler in ["", String(repeating: "# filler\n", count: 30)] {
+                let file = Array((filler + "a: 1\nb: x").utf8) + bytes + Array("\n".utf8)
+                let line = filler.isEmpty ? 2 : 32
+                #expect(read(bytes: file).diagnostics.map(\.headline) == ["t.yaml:\(line):\(column): error: \(error)"])
+            }
+        }
+        // A sequence cut short by the end of the file.
+        #expect(read(bytes: Array("a: 1\nb: x".utf8) + [0xE2, 0x82]).diagnostics.map(\.headline) == [
+            "t.yaml:2:5: error: invalid UTF-8: incomplete UTF-8 octet sequence",
+        ])
+    }
+
     @Test func nulBytesAreRejectedAtTheirPosition() {
         let bytes = Array("a: 1\nbb: x".utf8) + [0] + Array("\n".utf8)
         #expect(read(bytes: bytes).diagnostics.map(\.headline) == ["t.yaml:2:6: error: NUL byte is not allowed in YAML"])
