@@ -36,15 +36,15 @@ public struct Manifest: Sendable {
     /// What the services hold that checking and binding them are sized by.
     package let census: ServiceCensus
 
-    private let serviceIndex: [String: Int]
-    private let parameterIndex: [String: Int]
-    private let contextIndex: [String: Int]
+    private let serviceIndex: [NameKey: Int]
+    private let parameterIndex: [NameKey: Int]
+    private let contextIndex: [NameKey: Int]
 
     package init(
         version: Int, files: [String], parameters: [Parameter], services: [ServiceDefinition],
         contexts: [ContextDefinition], defaultScope: Located<Scope>?, customScopes: [CustomScope],
         parameterReferences: [Located<String>], diagnostics: [Diagnostic],
-        serviceIndex: [String: Int]? = nil, census: ServiceCensus? = nil
+        serviceIndex: [NameKey: Int]? = nil, census: ServiceCensus? = nil
     ) {
         self.parameterReferences = parameterReferences
         self.version = version
@@ -62,8 +62,8 @@ public struct Manifest: Sendable {
         contextIndex = Self.index(contexts.map(\.name))
     }
 
-    private static func index(_ keys: [String]) -> [String: Int] {
-        var index = [String: Int](minimumCapacity: keys.count)
+    private static func index(_ keys: [String]) -> [NameKey: Int] {
+        var index = [NameKey: Int](minimumCapacity: keys.count)
         for (position, key) in keys.enumerated() where index[key] == nil { index[key] = position }
         return index
     }
@@ -79,7 +79,7 @@ public struct Manifest: Sendable {
     }
 
     /// Every service's position in ``services``, by key: the index itself, shared, not copied.
-    var servicePositions: [String: Int] { serviceIndex }
+    var servicePositions: [NameKey: Int] { serviceIndex }
 
     /// The parameter called `name`.
     public func parameter(_ name: String) -> Parameter? {

@@ -23,7 +23,7 @@ struct Binder {
         values.resolveParameters()
         bindingDiagnostics += values.removeDiagnostics()
         let (factoryKeys, entries) = registry.snapshot
-        var factories = [String: (index: Int, entry: FactoryRegistry.Entry)](minimumCapacity: factoryKeys.count)
+        var factories = [NameKey: (index: Int, entry: FactoryRegistry.Entry)](minimumCapacity: factoryKeys.count)
         for (index, key) in factoryKeys.enumerated() {
             if let entry = entries[key] { factories[key] = (index, entry) }
         }
@@ -42,19 +42,20 @@ struct Binder {
         // A type listed again, or with a name, gathers its entries aside, and its table entry
         // is replaced once all are in. The table is sized once: growing a table of 100,000
         // entries copies it, and the copy is what sets the high-water mark of memory.
-        var aliases = [String: Int](minimumCapacity: parts.reduce(0) { $0 + $1.claims.count })
-        var gathering: [String: Alias] = [:]
+        var aliases = [NameKey: Int](minimumCapacity: parts.reduce(0) { $0 + $1.claims.count })
+        var gathering: [NameKey: Alias] = [:]
         var usedFactories = [Bool](repeating: false, count: factoryKeys.count)
         for part in parts {
             for (entry, position) in part.claims {
                 if case .none = byPosition[position] { continue }
-                let earlier = aliases.updateValue(position, forKey: entry.type)
+                let type = NameKey(entry.type)
+                let earlier = aliases.updateValue(position, forKey: type)
                 if earlier == nil && entry.name == nil { continue }
                 // An earlier entry not gathered yet was the type's first, and unnamed.
                 let target = byPosition[position]!
-                var alias = gathering[entry.type] ?? earlier.map { .shared(byPosition[$0]!) } ?? .start(target.serviceKey)
+                var alias = gathering[type] ?? earlier.map { .shared(byPosition[$0]!) } ?? .start(target.serviceKey)
                 alias.add(entry, of: target)
-                gathering[entry.type] = alias
+                gathering[type] = alias
             }
             for (index, used) in part.usedFactories.enumerated() where used { usedFactories[index] = true }
             bindingDiagnostics += part.diagnostics

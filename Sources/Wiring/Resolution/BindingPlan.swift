@@ -8,7 +8,7 @@ struct BindingPlan: Sendable {
     let manifest: Manifest
     /// The registry as binding started: each key's place in `factoryKeys`, and its factory.
     let factoryKeys: [String]
-    let factories: [String: (index: Int, entry: FactoryRegistry.Entry)]
+    let factories: [NameKey: (index: Int, entry: FactoryRegistry.Entry)]
     /// The parameters resolved, with no problem recorded yet: each part records its own.
     let values: ValueResolver
     let argumentValues: ArgumentValues
@@ -17,7 +17,7 @@ struct BindingPlan: Sendable {
     /// Which services are decorated, by position, so that the others cost no lookup.
     let isDecorated: [Bool]
 
-    init(manifest: Manifest, factoryKeys: [String], factories: [String: (index: Int, entry: FactoryRegistry.Entry)],
+    init(manifest: Manifest, factoryKeys: [String], factories: [NameKey: (index: Int, entry: FactoryRegistry.Entry)],
          values: ValueResolver) {
         self.manifest = manifest
         self.factoryKeys = factoryKeys

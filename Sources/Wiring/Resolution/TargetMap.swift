@@ -8,17 +8,17 @@
 /// type that is also a service key stays the service's (validation reports the clash).
 struct TargetMap: Sendable {
     /// The manifest's index: each service's position by key.
-    private let positions: [String: Int]
+    private let positions: [NameKey: Int]
     /// By position in the manifest's services: the service's target (for a decorator, the
     /// target of the service it decorates), or `nil` when nothing was bound there.
     private let byPosition: [ResolutionTarget?]
     /// Where the target of each `implements` type is: a position in `byPosition`, or past
     /// them, a place in `gathered`.
-    private let aliases: [String: Int]
+    private let aliases: [NameKey: Int]
     /// The targets of types that gather the registrations of several entries.
     private let gathered: [ResolutionTarget]
 
-    init(positions: [String: Int], byPosition: [ResolutionTarget?], aliases: [String: Int], gathered: [ResolutionTarget]) {
+    init(positions: [NameKey: Int], byPosition: [ResolutionTarget?], aliases: [NameKey: Int], gathered: [ResolutionTarget]) {
         self.positions = positions
         self.byPosition = byPosition
         self.aliases = aliases
@@ -34,6 +34,6 @@ struct TargetMap: Sendable {
 
     /// Every name that resolves to something, for suggestions.
     var keys: [String] {
-        positions.compactMap { byPosition[$0.value] == nil ? nil : $0.key } + aliases.keys
+        positions.compactMap { byPosition[$0.value] == nil ? nil : $0.key.text } + aliases.keys.map(\.text)
     }
 }

@@ -81,7 +81,7 @@ struct TreeBuilder {
         var passedCut = false
         /// The head: the section's keys with their positions among its pairs, kept when it
         /// closed once it had enough of them to index.
-        var sectionKeys: [String: Int]?
+        var sectionKeys: [NameKey: Int]?
         /// The head: anchors defined inside the section before the cut.
         var anchorsInSection: Set<String> = []
         /// The head: anchors defined before the section, for the pieces' aliases.
@@ -739,7 +739,9 @@ struct TreeBuilder {
     private mutating func sectionCloses(_ frame: Frame) -> Bool {
         guard role != .whole else { return true }
         guard frame.merges.isEmpty else { return false }
-        if role == .head { split.sectionKeys = frame.keys.positions?.mapValues { $0 - frame.start } }
+        if role == .head, let positions = frame.keys.positions {
+            split.sectionKeys = Dictionary(uniqueKeysWithValues: positions.lazy.map { (NameKey($0.key), $0.value - frame.start) })
+        }
         return true
     }
 

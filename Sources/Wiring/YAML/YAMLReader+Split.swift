@@ -151,8 +151,8 @@ extension YAMLReader {
     }
 
     /// The scalar keys of `pairs`, each at its first position.
-    private static func index(_ pairs: [YAMLPair]) -> [String: Int] {
-        var keys: [String: Int] = [:]
+    private static func index(_ pairs: [YAMLPair]) -> [NameKey: Int] {
+        var keys: [NameKey: Int] = [:]
         for (position, pair) in pairs.enumerated() {
             if let key = pair.key.scalar, keys[key] == nil { keys[key] = position }
         }

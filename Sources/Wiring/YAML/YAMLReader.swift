@@ -15,7 +15,7 @@ package struct YAMLReadResult: Sendable {
 /// The keys of a streamed section, each with its position among the section's pairs.
 package struct SectionIndex: Sendable {
     /// Each scalar key's position; no key repeats.
-    package var positions: [String: Int]
+    package var positions: [NameKey: Int]
     /// The section's pairs, whatever their keys.
     package var pairs: Int
 }

@@ -91,10 +91,10 @@ package struct ManifestAssembler {
     /// grows from there.
     private mutating func mergeServices(
         of files: inout [ManifestFile]
-    ) -> ([ServiceDefinition], [String: Int], ServiceCensus?) {
+    ) -> ([ServiceDefinition], [NameKey: Int], ServiceCensus?) {
         let count = files.reduce(0) { $0 + $1.serviceKeys.count }
         let indexed = files.isEmpty ? nil : files[0].takeServiceIndex()
-        var serviceIndex = indexed ?? [String: Int](minimumCapacity: count)
+        var serviceIndex = indexed ?? [NameKey: Int](minimumCapacity: count)
         serviceIndex.reserveCapacity(count)
         var unique = true
         scan: for file in files.dropFirst(indexed == nil ? 0 : 1) {

@@ -13,7 +13,7 @@ package struct ManifestFile: Sendable {
     package private(set) var census = ServiceCensus()
     /// Each service's position by key, when the reader's index of the section gives it (see
     /// ``SectionIndex``): merging files starts from it rather than hashing every key again.
-    package private(set) var serviceIndex: [String: Int]?
+    package private(set) var serviceIndex: [NameKey: Int]?
     package var contexts: [ContextDefinition] = []
     package var defaultScope: Located<Scope>?
     package var customScopes: [CustomScope] = []
@@ -24,7 +24,7 @@ package struct ManifestFile: Sendable {
     /// Sets the services, whose keys are `keys` and whose census is `census`, in the same order;
     /// `index`, if given, holds each key's position.
     package mutating func setServices(
-        _ services: [ServiceDefinition], keys: [String], census: ServiceCensus, index: [String: Int]? = nil
+        _ services: [ServiceDefinition], keys: [String], census: ServiceCensus, index: [NameKey: Int]? = nil
     ) {
         precondition(services.count == keys.count && services.count == census.count, "a key for each service, each counted")
         precondition(index.map { $0.count == keys.count } ?? true, "an index of every key")
@@ -43,7 +43,7 @@ package struct ManifestFile: Sendable {
     }
 
     /// Gives up the index of the services, if there is one.
-    package mutating func takeServiceIndex() -> [String: Int]? {
+    package mutating func takeServiceIndex() -> [NameKey: Int]? {
         defer { serviceIndex = nil }
         return serviceIndex
     }

@@ -71,6 +71,15 @@ package struct ManifestValidator {
     private struct ResolutionKey: Hashable {
         let type: String
         let name: String
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(NameKey.hash(type, seed: NameKey.hash(name, seed: 0)))
+        }
+
+        /// Hashed as names are (``NameKey``): the name's hash seeds the type's.
+        func _rawHashValue(seed: Int) -> Int {
+            Int(truncatingIfNeeded: NameKey.hash(type, seed: NameKey.hash(name, seed: UInt64(truncatingIfNeeded: seed))))
+        }
     }
 
     /// The (type, name) pairs claimed so far. Service keys and their variants cannot collide
@@ -78,12 +87,12 @@ package struct ManifestValidator {
     /// can claim a pair twice.
     private struct Claims {
         /// Most entries are unnamed: keyed by the type alone, they hash one string, not two.
-        var unnamed: [String: Claim]
+        var unnamed: [NameKey: Claim]
         var named: [ResolutionKey: Claim]
 
         /// Tables sized once, from the census: growing one rehashes every key so far.
         init(sizedFor census: ServiceCensus) {
-            unnamed = [String: Claim](minimumCapacity: census.implementsEntries)
+            unnamed = [NameKey: Claim](minimumCapacity: census.implementsEntries)
             named = [ResolutionKey: Claim](minimumCapacity: census.namedClaims)
         }
     }
