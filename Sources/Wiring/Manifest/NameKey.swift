@@ -73,9 +73,14 @@ package struct NameKey: Hashable, Sendable, CustomStringConvertible {
         return product.high ^ product.low
     }
 
-    /// Hashes `bytes`, or `nil` when one is not ASCII: sixteen bytes per fold, the last sixteen
-    /// (or fewer, for short input) read as two words that may overlap, and the length folded
-    /// in last. Every byte is in some word read, so the words' high bits tell ASCII.
+    /// Hashes `bytes`, or `nil` when one is not ASCII: sixteen bytes per fold, then the rest
+    /// as two words, and the length folded in last. Every byte is in some word read, so the
+    /// words' high bits tell ASCII.
+    ///
+    /// A name of up to 15 bytes is a small string, whose bytes `String` hands over as a copy
+    /// on the stack, written as two words: the first eight bytes are read as one word and the
+    /// rest by loads within the second, since a load across both would wait for the stores to
+    /// finish (about twenty cycles) rather than take their bytes at once.
     static func hashOfASCII(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64? {
         let (first, second) = secrets
         let count = bytes.count
@@ -94,15 +99,25 @@ package struct NameKey: Hashable, Sendable, CustomStringConvertible {
             high = bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
         } else if count >= 8 {
             low = bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
-            high = bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-        } else if count >= 4 {
-            low = UInt64(bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
-            high = UInt64(bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
-        } else if count > 0 {
-            low = UInt64(bytes[0]) << 16 | UInt64(bytes[count >> 1]) << 8 | UInt64(bytes[count - 1])
+            high = word(of: bytes, from: 8, count: count - 8)
+        } else {
+            high = word(of: bytes, from: 0, count: count)
         }
         guard (seen | low | high) & 0x8080_8080_8080_8080 == 0 else { return nil }
         return fold(second ^ UInt64(count), fold(low ^ second, high ^ state))
+    }
+
+    /// The `count` bytes (at most eight) from `start` as one word that tells them apart: two
+    /// four-byte loads that may overlap, or for fewer than four bytes, the first, middle and
+    /// last.
+    @inline(__always)
+    private static func word(of bytes: UnsafeRawBufferPointer, from start: Int, count: Int) -> UInt64 {
+        if count >= 4 {
+            return UInt64(bytes.loadUnaligned(fromByteOffset: start, as: UInt32.self)) << 32
+                | UInt64(bytes.loadUnaligned(fromByteOffset: start + count - 4, as: UInt32.self))
+        }
+        guard count > 0 else { return 0 }
+        return UInt64(bytes[start]) << 16 | UInt64(bytes[start + count >> 1]) << 8 | UInt64(bytes[start + count - 1])
     }
 }
 
