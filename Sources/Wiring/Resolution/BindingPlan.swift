@@ -145,7 +145,8 @@ private struct PartBinder {
             base = registration
         }
         let variants = service.names
-        var named = [String: Registration](minimumCapacity: variants.count)
+        // Most services have no variants: an empty table costs no allocation.
+        var named = variants.isEmpty ? [:] : [String: Registration](minimumCapacity: variants.count)
         for variant in variants {
             let factoryKey = variant.factory?.value ?? service.factoryKey
             let variantMake = variant.factory.map { factory(factoryKey, of: service, variant: variant.name, at: $0.location) } ?? make

@@ -44,6 +44,9 @@ struct ManifestValueTests {
     @Test func durationTextIsDigitsThenAUnit() {
         let parsed = ["500ms", "30s", "1.5m", "2h", "1d", "0.25s", "7"].map(Duration.parseSeconds)
         #expect(parsed == [0.5, 30, 90, 7200, 86400, 0.25, nil])
+        // Whole numbers take a shorter way than fractions; up to 15 digits, and past them.
+        let whole = ["015s", "0s", "123456789012345ms", "0000000000000000001s", "100000000000000d"].map(Duration.parseSeconds)
+        #expect(whole == [15, 0, 123_456_789_012.345, 1, 1e14 * 86400])
         for text in ["ms", "s", "", "5x", "1e3s", "-5s", "5 s", "５s", "5mss", "s5", "1,5m"] {
             #expect(Duration.parseSeconds(text) == nil, "\(text)")
         }

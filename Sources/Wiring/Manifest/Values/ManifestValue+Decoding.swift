@@ -152,7 +152,20 @@ extension Duration: ManifestDecodable {
         case UInt8(ascii: "d"): factor = 86400
         default: return nil
         }
-        let number = Substring(bytes.dropLast(unitLength))
+        let digits = bytes.dropLast(unitLength)
+        // Whole numbers, which most durations are, without going through `Double`'s parser.
+        if (1...15).contains(digits.count) {
+            var whole = 0
+            for byte in digits {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
+                    whole = -1
+                    break
+                }
+                whole = whole * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            if whole >= 0 { return Double(whole) * factor }
+        }
+        let number = Substring(digits)
         guard !number.isEmpty,
               number.utf8.allSatisfy({ ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }),
               let amount = Double(number) else { return nil }
