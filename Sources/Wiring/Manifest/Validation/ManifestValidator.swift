@@ -23,9 +23,13 @@ package struct ManifestValidator {
         // each pass reads every service's storage from memory again. Decorators, which few
         // services are, are found from the census.
         var claims = Claims(sizedFor: manifest.census)
-        for service in manifest.services {
-            checkScopes(of: service)
-            checkImplementsAndNames(of: service, in: &claims)
+        // Read in place: copying a service out of the array would retain its storage, which
+        // the thread binding the services retains too (see `checkScopes(of:)`).
+        manifest.services.withUnsafeBufferPointer { services in
+            for index in services.indices {
+                checkScopes(of: services[index])
+                checkImplementsAndNames(of: services[index], in: &claims)
+            }
         }
         checkDecorators()
         if checksContexts { checkContexts() }
@@ -42,11 +46,16 @@ package struct ManifestValidator {
         let scope = manifest.effectiveScope(of: service)
         if let written = service.scope { checkScope(written) }
         checkTimeToLive(service.timeToLive, scope: scope, of: "service '\(service.key)'")
-        for variant in service.names {
-            if let written = variant.scope { checkScope(written) }
-            checkTimeToLive(variant.timeToLive ?? (variant.scope == nil ? nil : service.timeToLive),
-                            scope: variant.scope?.value ?? scope,
-                            of: "named variant '\(variant.name)' of service '\(service.key)'")
+        // The variants' fields are read in place: copying a variant would retain what it holds
+        // (its arguments' store, which the services of a whole piece share), while the thread
+        // binding the same services retains them too, and each would wait on the other.
+        let variants = service.names
+        for position in variants.indices {
+            let written = variants[position].scope
+            if let written { checkScope(written) }
+            checkTimeToLive(variants[position].timeToLive ?? (written == nil ? nil : service.timeToLive),
+                            scope: written?.value ?? scope,
+                            of: "named variant '\(variants[position].name)' of service '\(service.key)'")
         }
     }
 
@@ -98,11 +107,13 @@ package struct ManifestValidator {
     }
 
     private mutating func checkImplementsAndNames(of service: ServiceDefinition, in claims: inout Claims) {
+        // The variants' fields are read in place, not copied (see `checkScopes(of:)`).
         let variants = service.names
-        for variant in variants {
-            if let other = manifest.service(variant.name) {
-                error("named variant '\(variant.name)' of service '\(service.key)' has the name of a service",
-                      at: variant.location, notes: [Diagnostic.Note("service '\(variant.name)' is declared here", at: other.location)])
+        for position in variants.indices {
+            let name = variants[position].name
+            if let other = manifest.service(name) {
+                error("named variant '\(name)' of service '\(service.key)' has the name of a service",
+                      at: variants[position].location, notes: [Diagnostic.Note("service '\(name)' is declared here", at: other.location)])
             }
         }
         let entries = service.implements
@@ -129,8 +140,8 @@ package struct ManifestValidator {
                 reportCollision(entry.type, name: nil, between: first, and: service.key, at: entry.location)
                 continue
             }
-            for variant in variants {
-                if !record(claim, on: entry.type, named: variant.name, in: &claims.named) { break }
+            for position in variants.indices {
+                if !record(claim, on: entry.type, named: variants[position].name, in: &claims.named) { break }
             }
         }
     }
