@@ -95,17 +95,20 @@ private struct PartBinder {
     }
 
     mutating func bind(_ positions: Range<Int>) {
-        let services = plan.manifest.services[positions]
-        // Sized once, in one pass: a part of a large manifest holds thousands of each.
-        var registrationCount = services.count, claimCount = 0
-        for service in services {
-            registrationCount += service.names.count
-            claimCount += service.implements.count
-        }
-        part.registrations.reserveCapacity(registrationCount)
-        part.claims.reserveCapacity(claimCount)
-        for index in services.indices {
-            bind(services[index], at: index)
+        // The services are read in place: a copy would retain each one's storage, which the
+        // validating thread reads meanwhile, and the two threads' counts would collide.
+        plan.manifest.services[positions].withUnsafeBufferPointer { services in
+            // Sized once, in one pass: a part of a large manifest holds thousands of each.
+            var registrationCount = services.count, claimCount = 0
+            for offset in services.indices {
+                registrationCount += services[offset].names.count
+                claimCount += services[offset].implements.count
+            }
+            part.registrations.reserveCapacity(registrationCount)
+            part.claims.reserveCapacity(claimCount)
+            for offset in services.indices {
+                bind(services[offset], at: positions.lowerBound + offset)
+            }
         }
         part.diagnostics += values.diagnostics
     }
