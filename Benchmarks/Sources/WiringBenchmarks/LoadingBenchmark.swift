@@ -43,9 +43,9 @@ enum LoadingBenchmark {
 
     /// Loads a generated manifest `loads` times and nothing else: a clean run for a profiler.
     static func profile(services: Int, loads: Int) throws {
-        let path = try ManifestGenerator.write(services: services)
-        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
-        for _ in 0..<loads { _ = try container(path) }
+        let files = try GeneratedFiles(services: services)
+        defer { files.remove() }
+        for _ in 0..<loads { _ = try container(files.path) }
     }
 
     /// Parses the same generated files `parses` times with bare libyaml: the floor, for a profiler.

@@ -739,9 +739,7 @@ struct TreeBuilder {
     private mutating func sectionCloses(_ frame: Frame) -> Bool {
         guard role != .whole else { return true }
         guard frame.merges.isEmpty else { return false }
-        if role == .head, let positions = frame.keys.positions {
-            split.sectionKeys = Dictionary(uniqueKeysWithValues: positions.lazy.map { (NameKey($0.key), $0.value - frame.start) })
-        }
+        if role == .head { split.sectionKeys = frame.keys.positions?.mapValues { $0 - frame.start } }
         return true
     }
 
@@ -920,11 +918,12 @@ struct TreeBuilder {
 
 /// The keys seen so far in one mapping: a linear scan while small, a dictionary once large.
 /// Positions are indices into the scratch stack the mapping's pairs wait on, from `start` on.
+/// Keyed as the section's index is (``NameKey``), which a head's section hands on as it is.
 struct KeySet {
-    private var index: [String: Int]?
+    private var index: [NameKey: Int]?
 
     /// Each key's position, once the mapping has enough keys to index them.
-    var positions: [String: Int]? { index }
+    var positions: [NameKey: Int]? { index }
 
     func firstLine(of key: String, in pairs: MoveStack<YAMLPair>, from start: Int) -> Int32? {
         if let index {
@@ -941,7 +940,7 @@ struct KeySet {
         if index != nil {
             index![key] = position
         } else if pairs.count - start >= 8 {
-            var built = [String: Int](minimumCapacity: 64)
+            var built = [NameKey: Int](minimumCapacity: 64)
             for i in start..<pairs.count {
                 if case .scalar(let text, _) = pairs[i].key.content, built[text] == nil { built[text] = i }
             }
