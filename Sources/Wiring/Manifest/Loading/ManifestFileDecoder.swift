@@ -1,38 +1,3 @@
-/// The values of a mapping's known keys, found in one pass over its keys: a key's bytes are
-/// compared with the names of its level's schema, without making a string of the key.
-private struct Fields {
-    let store: ValueStore
-    let schema: [ManifestSchema.Field]
-    /// For each field of `schema`, in order: its value's place in `store`, plus one; zero when
-    /// the mapping does not set it.
-    var values = SIMD16<UInt32>()
-
-    init(store: ValueStore, schema: [ManifestSchema.Field]) {
-        precondition(schema.count <= 16, "a level of the manifest has at most 16 keys")
-        self.store = store
-        self.schema = schema
-    }
-
-    /// The position in `schema` of the key at `index`, if it is a scalar that names a field.
-    func position(ofKey index: ValueStore.Index) -> Int? {
-        guard store.isScalar(index) else { return nil }
-        let length = store.count(ofBytes: index)
-        for position in schema.indices where schema[position].name.utf8.count == length {
-            if store.scalar(index, is: schema[position].name) { return position }
-        }
-        return nil
-    }
-
-    subscript(name: String) -> StoredNode? {
-        let length = name.utf8.count
-        for position in schema.indices where schema[position].name.utf8.count == length && schema[position].name == name {
-            let value = values[position]
-            return value == 0 ? nil : StoredNode(store: store, index: value - 1)
-        }
-        return nil
-    }
-}
-
 /// Turns one file's YAML into a ``ManifestFile``, reporting every unknown key and every value
 /// of the wrong kind at its position, and carrying on so that one pass finds them all.
 ///
@@ -180,7 +145,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         }
         var manifest = ManifestFile(path: file)
         guard let fields = decodeTop(root.map(Self.withoutStreamedEntries), into: &manifest) else { return manifest }
-        if let node = fields["services"] {
+        if let node = fields[.services] {
             decodeServices(node, sectionIndex: sectionIndex, into: &manifest)
         }
         decodeContexts(fields, into: &manifest)
@@ -202,9 +167,9 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
             error("a manifest must be a mapping of keys such as 'wiring' and 'services', found \(root.kindDescription)", at: root)
             return nil
         }
-        let fields = self.fields(of: root, schema: ManifestSchema.topLevel, in: "the manifest", ignoringExtensions: true)
+        let fields = self.fields(of: root, schema: .topLevel, in: "the manifest", ignoringExtensions: true)
 
-        if let node = fields["wiring"] {
+        if let node = fields[.wiring] {
             if case .int(let version) = node.resolvedScalar {
                 if ManifestSchema.supportedVersions.contains(version) {
                     manifest.version = Located(version, at: location(node))
@@ -219,14 +184,14 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
                 "missing 'wiring: 1' (the format version) at the top level",
                 at: location(root)))
         }
-        if let node = fields["imports"] {
+        if let node = fields[.imports] {
             manifest.imports = list(node, "'imports'").compactMap { string($0, "an import") }
             if !manifest.imports.isEmpty { importsFound?(manifest.imports) }
         }
-        if let node = fields["parameters"] {
+        if let node = fields[.parameters] {
             manifest.parameters = parameters(node, in: "'parameters'")
         }
-        if let node = fields["scopes"] {
+        if let node = fields[.scopes] {
             decodeScopes(node, into: &manifest)
         }
         return fields
@@ -247,7 +212,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     }
 
     private mutating func decodeContexts(_ fields: Fields, into manifest: inout ManifestFile) {
-        guard let node = fields["contexts"] else { return }
+        guard let node = fields[.contexts] else { return }
         for pair in pairs(node, "'contexts'") {
             guard let name = key(pair.key) else { continue }
             currentContext = name
@@ -257,11 +222,11 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     }
 
     private mutating func decodeScopes(_ node: StoredNode, into manifest: inout ManifestFile) {
-        let fields = self.fields(of: node, schema: ManifestSchema.scopes, in: "'scopes'")
-        if let node = fields["default"] {
+        let fields = self.fields(of: node, schema: .scopes, in: "'scopes'")
+        if let node = fields[.default] {
             manifest.defaultScope = scope(node, "'default' of 'scopes'")
         }
-        guard let node = fields["custom"] else { return }
+        guard let node = fields[.custom] else { return }
         for pair in pairs(node, "'custom' of 'scopes'") {
             guard let name = key(pair.key) else { continue }
             func what() -> String { "custom scope '\(name)'" }
@@ -269,8 +234,8 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
                 error("custom scope '\(name)' has the name of a built-in scope", at: pair.key)
                 continue
             }
-            let fields = self.fields(of: pair.value, schema: ManifestSchema.customScope, in: what())
-            let ttl = fields["ttl"].flatMap { duration($0, "'ttl' of \(what())") }
+            let fields = self.fields(of: pair.value, schema: .customScope, in: what())
+            let ttl = fields[.ttl].flatMap { duration($0, "'ttl' of \(what())") }
             manifest.customScopes.append(CustomScope(name: name, timeToLive: ttl, location: location(pair.key)))
         }
     }
@@ -279,44 +244,44 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
 
     private mutating func service(_ key: String, _ pair: StoredPair) -> ServiceDefinition {
         func what() -> String { "service '\(key)'" }
-        let fields = self.fields(of: pair.value, schema: ManifestSchema.service, in: what())
+        let fields = self.fields(of: pair.value, schema: .service, in: what())
         return ServiceDefinition(
             key: key,
             location: location(pair.key),
-            factory: fields["factory"].flatMap { string($0, "'factory' of \(what())") },
-            scope: fields["scope"].flatMap { scope($0, "'scope' of \(what())") },
-            timeToLive: fields["ttl"].flatMap { duration($0, "'ttl' of \(what())") },
-            implements: fields["implements"].map { implements($0, of: what()) } ?? [],
-            names: fields["names"].map { names($0, of: key) } ?? [],
-            args: fields["args"].flatMap { map($0, "'args' of \(what())") },
-            decorates: fields["decorates"].flatMap { string($0, "'decorates' of \(what())") })
+            factory: fields[.factory].flatMap { string($0, "'factory' of \(what())") },
+            scope: fields[.scope].flatMap { scope($0, "'scope' of \(what())") },
+            timeToLive: fields[.ttl].flatMap { duration($0, "'ttl' of \(what())") },
+            implements: fields[.implements].map { implements($0, of: what()) } ?? [],
+            names: fields[.names].map { names($0, of: key) } ?? [],
+            args: fields[.args].flatMap { map($0, "'args' of \(what())") },
+            decorates: fields[.decorates].flatMap { string($0, "'decorates' of \(what())") })
     }
 
     private mutating func names(_ node: StoredNode, of service: String) -> [NamedVariant] {
         pairs(node, "'names' of service '\(service)'").compactMap { pair in
             guard let name = key(pair.key) else { return nil }
             func what() -> String { "named variant '\(name)' of service '\(service)'" }
-            let fields = self.fields(of: pair.value, schema: ManifestSchema.namedVariant, in: what())
+            let fields = self.fields(of: pair.value, schema: .namedVariant, in: what())
             return NamedVariant(
                 name: name,
                 location: location(pair.key),
-                factory: fields["factory"].flatMap { string($0, "'factory' of \(what())") },
-                scope: fields["scope"].flatMap { scope($0, "'scope' of \(what())") },
-                timeToLive: fields["ttl"].flatMap { duration($0, "'ttl' of \(what())") },
-                args: fields["args"].flatMap { map($0, "'args' of \(what())") })
+                factory: fields[.factory].flatMap { string($0, "'factory' of \(what())") },
+                scope: fields[.scope].flatMap { scope($0, "'scope' of \(what())") },
+                timeToLive: fields[.ttl].flatMap { duration($0, "'ttl' of \(what())") },
+                args: fields[.args].flatMap { map($0, "'args' of \(what())") })
         }
     }
 
     private mutating func implements(_ node: StoredNode, of what: @autoclosure () -> String) -> [ImplementsEntry] {
         func entry(_ entry: StoredNode) -> ImplementsEntry? {
             if entry.isMapping {
-                let fields = self.fields(of: entry, schema: ManifestSchema.implementsEntry, in: "an 'implements' entry of \(what())")
-                guard let typeNode = fields["type"] else {
+                let fields = self.fields(of: entry, schema: .implementsEntry, in: "an 'implements' entry of \(what())")
+                guard let typeNode = fields[.type] else {
                     error("an 'implements' entry written as a mapping needs 'type'", at: entry)
                     return nil
                 }
                 guard let type = string(typeNode, "'type' of an 'implements' entry") else { return nil }
-                let name = fields["name"].flatMap { string($0, "'name' of an 'implements' entry") }
+                let name = fields[.name].flatMap { string($0, "'name' of an 'implements' entry") }
                 return ImplementsEntry(type: type.value, name: name?.value, location: location(entry))
             }
             guard let type = string(entry, "an 'implements' entry of \(what()) (a type name, or { type:, name: })") else { return nil }
@@ -332,7 +297,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     }
 
     private mutating func context(_ name: String, _ pair: StoredPair) -> ContextDefinition {
-        let fields = self.fields(of: pair.value, schema: ManifestSchema.context, in: "context '\(name)'")
+        let fields = self.fields(of: pair.value, schema: .context, in: "context '\(name)'")
         return contextBody(name, fields: fields, at: location(pair.key))
     }
 
@@ -350,12 +315,12 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
             currentContext = nil
             values.seal()
         }
-        let fields = self.fields(of: root, schema: ManifestSchema.overlay, in: "overlay file for context '\(name)'")
+        let fields = self.fields(of: root, schema: .overlay, in: "overlay file for context '\(name)'")
         var version: Located<Int>?
-        if let node = fields["wiring"], case .int(let number) = node.resolvedScalar, ManifestSchema.supportedVersions.contains(number) {
+        if let node = fields[.wiring], case .int(let number) = node.resolvedScalar, ManifestSchema.supportedVersions.contains(number) {
             version = Located(number, at: location(node))
         } else {
-            diagnostics.append(.error("an overlay file needs 'wiring: 1'", at: fields["wiring"].map(location) ?? start))
+            diagnostics.append(.error("an overlay file needs 'wiring: 1'", at: fields[.wiring].map(location) ?? start))
         }
         return (version, contextBody(name, fields: fields, at: start))
     }
@@ -363,28 +328,28 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     private mutating func contextBody(_ name: String, fields: Fields, at location: SourceLocation) -> ContextDefinition {
         func what() -> String { "context '\(name)'" }
         var overrides: [ServiceOverride] = []
-        if let node = fields["services"] {
+        if let node = fields[.services] {
             for entry in pairs(node, "'services' of \(what())") {
                 guard let key = key(entry.key) else { continue }
                 overrides.append(override(key, entry, context: name))
             }
         }
         var added: [ServiceDefinition] = []
-        if let node = fields["add"] {
+        if let node = fields[.add] {
             for entry in pairs(node, "'add' of \(what())") {
                 guard let key = key(entry.key) else { continue }
                 added.append(service(key, entry))
             }
         }
-        let parameterOverrides = fields["parameters"].map { self.parameters($0, in: "'parameters' of \(what())") } ?? []
+        let parameterOverrides = fields[.parameters].map { self.parameters($0, in: "'parameters' of \(what())") } ?? []
         return ContextDefinition(name: name, location: location, services: overrides, parameters: parameterOverrides, added: added)
     }
 
     private mutating func override(_ key: String, _ pair: StoredPair, context: String) -> ServiceOverride {
         func what() -> String { "the override of '\(key)' in context '\(context)'" }
-        let fields = self.fields(of: pair.value, schema: ManifestSchema.serviceOverride, in: what())
+        let fields = self.fields(of: pair.value, schema: .serviceOverride, in: what())
         var enabled: Located<Bool>?
-        if let node = fields["enabled"], node.tag != .placeholder {
+        if let node = fields[.enabled], node.tag != .placeholder {
             if case .bool(let flag) = node.resolvedScalar {
                 enabled = Located(flag, at: location(node))
             } else {
@@ -395,15 +360,15 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
             key: key,
             location: location(pair.key),
             context: context,
-            factory: fields["factory"].flatMap { string($0, "'factory' of \(what())") },
-            scope: fields["scope"].flatMap { scope($0, "'scope' of \(what())") },
-            timeToLive: fields["ttl"].flatMap { duration($0, "'ttl' of \(what())") },
-            implements: fields["implements"].map { implements($0, of: what()) },
-            names: fields["names"].map { names($0, of: key) },
-            args: fields["args"].flatMap { map($0, "'args' of \(what())") },
-            replacesArgs: fields["args"]?.tag == .replace,
-            replacesNames: fields["names"]?.tag == .replace,
-            decorates: fields["decorates"].flatMap { string($0, "'decorates' of \(what())") },
+            factory: fields[.factory].flatMap { string($0, "'factory' of \(what())") },
+            scope: fields[.scope].flatMap { scope($0, "'scope' of \(what())") },
+            timeToLive: fields[.ttl].flatMap { duration($0, "'ttl' of \(what())") },
+            implements: fields[.implements].map { implements($0, of: what()) },
+            names: fields[.names].map { names($0, of: key) },
+            args: fields[.args].flatMap { map($0, "'args' of \(what())") },
+            replacesArgs: fields[.args]?.tag == .replace,
+            replacesNames: fields[.names]?.tag == .replace,
+            decorates: fields[.decorates].flatMap { string($0, "'decorates' of \(what())") },
             enabled: enabled)
     }
 
@@ -419,20 +384,20 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     /// The known fields of a mapping node; unknown keys are reported with a did-you-mean.
     /// A null node (a key with nothing after it) has no fields.
     private mutating func fields(
-        of node: StoredNode, schema: [ManifestSchema.Field], in what: @autoclosure () -> String, ignoringExtensions: Bool = false
+        of node: StoredNode, schema: FieldTable, in what: @autoclosure () -> String, ignoringExtensions: Bool = false
     ) -> Fields {
         var children = pairs(node, what()).children
         let store = children.store
-        var fields = Fields(store: store, schema: schema)
+        var fields = Fields(store: store, table: schema)
         while let index = children.next(), let value = children.next() {
-            if let position = fields.position(ofKey: index) {
+            if let position = schema.position(ofKey: index, in: store) {
                 // The reader dropped repeated keys: this is the only one.
-                fields.values[position] = value + 1
+                fields.set(position, to: value)
                 continue
             }
             let keyNode = StoredNode(store: store, index: index)
             guard let key = key(keyNode), !(ignoringExtensions && key.hasPrefix("x-")) else { continue }
-            let hint = Suggestion.hint(for: key, in: schema.map(\.name))
+            let hint = Suggestion.hint(for: key, in: schema.keyNames)
             let extensions = ignoringExtensions && hint.isEmpty ? " (keys starting with 'x-' are ignored)" : ""
             let place = ignoringExtensions ? "unknown top-level key '\(key)'" : "unknown key '\(key)' in \(what())"
             error(place + hint + extensions, at: keyNode)

@@ -396,6 +396,14 @@ package final class ValueStore: @unchecked Sendable {
         storage.text(of: storage.slots[Int(index)])
     }
 
+    /// What `body` makes of the bytes of the scalar at `index`, if it is a scalar kept as
+    /// bytes (one of at most `inlineLimit` bytes); `nil` otherwise.
+    package func withBytes<Result>(ofScalar index: Index, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        let slot = storage.slots[Int(index)]
+        guard slot.shape == .scalar else { return nil }
+        return storage.bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[slot.byteRange])) }
+    }
+
     /// Whether the scalar at `index` reads `text`, compared byte for byte without making a string.
     package func scalar(_ index: Index, is text: String) -> Bool {
         let slot = storage.slots[Int(index)]
