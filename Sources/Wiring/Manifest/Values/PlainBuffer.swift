@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A growable run of plain values (no references) in memory that its owner frees, for the
 /// arrays of a ``ValueStore``.
 ///
@@ -5,6 +13,10 @@
 /// array held by a class costs a retain and a release of its buffer for most of those reads,
 /// and a uniqueness check for each append; this buffer costs neither, and still checks every
 /// index. Its owner frees it once (``deallocate()``); copies of it only read.
+///
+/// Its memory comes from `realloc`, which the elements (plain bytes) allow: growing often
+/// extends the block where it is, and trimming always shrinks it there, where a fresh block
+/// would copy every element.
 struct PlainBuffer<Element: BitwiseCopyable> {
     private var base: UnsafeMutablePointer<Element>?
     private(set) var count = 0
@@ -68,7 +80,7 @@ struct PlainBuffer<Element: BitwiseCopyable> {
 
     /// Frees the memory; the buffer is empty after.
     mutating func deallocate() {
-        base?.deallocate()
+        free(base)
         (base, count, capacity) = (nil, 0, 0)
     }
 
@@ -78,12 +90,15 @@ struct PlainBuffer<Element: BitwiseCopyable> {
     }
 
     private mutating func reallocate(capacity newCapacity: Int) {
-        let old = base
-        base = newCapacity == 0 ? nil : UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-        if let old {
-            if count > 0 { base.unsafelyUnwrapped.initialize(from: old, count: count) }
-            old.deallocate()
+        guard newCapacity > 0 else {
+            deallocate()
+            return
         }
+        // `realloc` aligns for any plain C type, which is all an element may need.
+        assert(MemoryLayout<Element>.alignment <= MemoryLayout<Int>.alignment * 2)
+        let (bytes, overflow) = newCapacity.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
+        guard !overflow, let moved = realloc(base, bytes) else { fatalError("out of memory for \(newCapacity) elements") }
+        base = moved.bindMemory(to: Element.self, capacity: newCapacity)
         capacity = newCapacity
     }
 }
