@@ -50,6 +50,7 @@ extension YAMLNode {
         guard let first = text.utf8.first else { return .null }
         // Fast path: most manifest scalars are names that start with a letter other than the
         // initials of null, true, false and the special floats.
+        guard mayReadAsOtherThanString(startingWith: first) else { return .string(text) }
         switch first {
         case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "~"):
             if isNull(text) { return .null }
@@ -62,6 +63,19 @@ extension YAMLNode {
             break
         }
         return .string(text)
+    }
+
+    /// Whether a plain scalar starting with `first` may read as something other than a
+    /// string: only the initials of null, true, false, numbers and the special floats do.
+    @inline(__always)
+    package static func mayReadAsOtherThanString(startingWith first: UInt8) -> Bool {
+        switch first {
+        case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "~"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"),
+             UInt8(ascii: "F"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
+            true
+        default:
+            false
+        }
     }
 
     package static func isNull(_ text: String) -> Bool {

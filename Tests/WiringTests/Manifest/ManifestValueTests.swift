@@ -212,4 +212,28 @@ struct ManifestValueTests {
         #expect(try args.decode("b", as: [String].self) == [""])
         #expect(try args.decode("c", as: [String: String].self) == ["d": ""])
     }
+
+    /// `stringValue` tells most strings by their first byte; it must agree with resolving by
+    /// the core schema for every style, tag and kind of text.
+    @Test func stringValueAgreesWithTheCoreSchema() {
+        let texts = ["", "~", "null", "Null", "nil", "true", "True", "tree", "false", "FALSE", "fast", "0", "42", "-1", "+3",
+                     "0x1F", "0o17", "1.5", ".5", ".inf", "-.inf", ".nan", ".name", "1e3", "12ab", "-x", "+x", "Service12",
+                     "factory-7", "yes", "no", "on", "off", "Ärger", "$(baseURL)/s1", String(repeating: "n", count: 80)]
+        let styles: [YAMLScalarStyle] = [.plain, .singleQuoted, .doubleQuoted, .literal, .folded]
+        let tags: [YAMLTag] = [.none, .nonSpecific, .string, .int, .float, .bool, .null, .secret, .placeholder]
+        let store = ValueStore(fileID: 0)
+        for text in texts {
+            for style in styles {
+                for tag in tags {
+                    var utf8 = text
+                    let index = utf8.withUTF8 { store.appendScalar($0, style: style, tag: tag, line: 1, column: 1) }
+                    var expected: String?
+                    if case .string(let resolved)? = YAMLNode.resolve(text, style: style, tag: tag) { expected = resolved }
+                    #expect(store.stringValue(index) == expected, "\(text) \(style) \(tag)")
+                }
+            }
+        }
+        let list = store.append(YAMLNode(.sequence([]), tag: .none, line: 1, column: 1))
+        #expect(store.stringValue(list) == nil)
+    }
 }

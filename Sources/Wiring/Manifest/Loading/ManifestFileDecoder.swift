@@ -443,7 +443,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
 
     private mutating func string(_ node: StoredNode, _ what: @autoclosure () -> String) -> Located<String>? {
         if node.tag == .placeholder { return nil }
-        guard case .string(let text) = node.resolvedScalar else {
+        guard let text = node.stringValue else {
             error("\(what()) must be a string, found \(node.kindDescription)", at: node)
             return nil
         }

@@ -386,6 +386,19 @@ package final class ValueStore: @unchecked Sendable {
         return YAMLNode.resolve(text(index), style: slot.style, tag: slot.tag)
     }
 
+    /// The text of the scalar at `index` if it reads as a string (see ``resolvedScalar(_:)``);
+    /// `nil` when it reads as another type, or is not a scalar. Most scalars that name things
+    /// are told to be strings by how they are written and their first byte, without resolving.
+    package func stringValue(_ index: Index) -> String? {
+        let slot = storage.slots[Int(index)]
+        if slot.tag == .none, slot.shape == .scalar,
+           !slot.style.isPlain || (slot.second > 0 && !YAMLNode.mayReadAsOtherThanString(startingWith: storage.bytes[Int(slot.first)])) {
+            return storage.text(of: slot)
+        }
+        guard case .string(let text)? = resolvedScalar(index) else { return nil }
+        return text
+    }
+
     /// Whether the node at `index` is a scalar.
     package func isScalar(_ index: Index) -> Bool {
         storage.slots[Int(index)].isScalar
@@ -564,10 +577,10 @@ package struct StoredNode {
     package func scalar(is text: String) -> Bool { store.scalar(index, is: text) }
 
     /// Whether this is a scalar that reads as a string.
-    package var isStringScalar: Bool {
-        if case .string? = resolvedScalar { return true }
-        return false
-    }
+    package var isStringScalar: Bool { stringValue != nil }
+
+    /// The scalar's text, if it reads as a string (see ``ValueStore/stringValue(_:)``).
+    package var stringValue: String? { store.stringValue(index) }
 
     /// The scalar's typed value (see ``YAMLNode/resolvedScalar``); `nil` for a list or mapping.
     package var resolvedScalar: YAMLScalarValue? { store.resolvedScalar(index) }
