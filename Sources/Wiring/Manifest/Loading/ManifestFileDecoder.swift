@@ -460,6 +460,11 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
 
     private mutating func duration(_ node: StoredNode, _ what: @autoclosure () -> String) -> Located<Duration>? {
         if node.tag == .placeholder { return nil }
+        // Text such as `30s`, which most durations are, is parsed as it is; other values
+        // (numbers, and anything to report) are read as a value would be.
+        if let text = node.stringValue, let seconds = Duration.parseSeconds(text), let duration = Duration(manifestSeconds: seconds) {
+            return Located(duration, at: location(node))
+        }
         // Read where it is: a duration is kept as a `Duration`, not as a value.
         let value = ManifestValue(store: node.store, index: node.index)
         do {

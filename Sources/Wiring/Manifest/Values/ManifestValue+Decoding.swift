@@ -130,7 +130,14 @@ extension Duration: ManifestDecodable {
             seconds = parsed
         default: throw value.mismatch(Self.self)
         }
-        guard seconds.isFinite, seconds >= 0, seconds <= Self.manifestMaximumSeconds else { throw value.mismatch(Self.self) }
+        guard let duration = Self(manifestSeconds: seconds) else { throw value.mismatch(Self.self) }
+        self = duration
+    }
+
+    /// A duration of `seconds`, to the millisecond; `nil` past what a manifest may write
+    /// (negative, not finite, or past ``manifestMaximumSeconds``).
+    package init?(manifestSeconds seconds: Double) {
+        guard seconds.isFinite, seconds >= 0, seconds <= Self.manifestMaximumSeconds else { return nil }
         self = .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
