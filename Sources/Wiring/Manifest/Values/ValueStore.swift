@@ -164,12 +164,16 @@ package final class ValueStore: @unchecked Sendable {
             return (byteStart <= byteEnd ? byteStart..<byteEnd : nil, textStart <= textEnd ? textStart..<textEnd : nil)
         }
 
+        /// What `body` makes of the bytes of the short scalar in `slot`, read in place.
+        @inline(__always)
+        func withBytes<Result>(of slot: Slot, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+            try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[slot.byteRange])) }
+        }
+
         /// The text of the scalar in `slot`.
         func text(of slot: Slot) -> String {
             if slot.shape == .longScalar { return longTexts[Int(slot.first)] }
-            return bytes.withUnsafeBufferPointer { buffer in
-                String(decoding: UnsafeBufferPointer(rebasing: buffer[slot.byteRange]), as: UTF8.self)
-            }
+            return withBytes(of: slot) { String(decoding: $0, as: UTF8.self) }
         }
 
         /// Drops the node at `index` and everything stored after it.
@@ -215,8 +219,7 @@ package final class ValueStore: @unchecked Sendable {
         let slot = storage.slots[Int(index)]
         switch slot.shape {
         case .scalar:
-            storage.bytes.withUnsafeBufferPointer { buffer in
-                let utf8 = UnsafeBufferPointer(rebasing: buffer[slot.byteRange])
+            storage.withBytes(of: slot) { utf8 in
                 if utf8.contains(UInt8(ascii: "$")) {
                     found.formUnion(checker.checkReferences(in: utf8, of: StoredNode(store: self, index: index)))
                 }
@@ -337,9 +340,7 @@ package final class ValueStore: @unchecked Sendable {
         guard first.shape == .scalar && second.shape == .scalar else {
             return storage.text(of: first) == storage.text(of: second)
         }
-        return storage.bytes.withUnsafeBufferPointer { bytes in
-            Self.equal(UnsafeBufferPointer(rebasing: bytes[first.byteRange]), UnsafeBufferPointer(rebasing: bytes[second.byteRange]))
-        }
+        return storage.withBytes(of: first) { a in storage.withBytes(of: second) { b in Self.equal(a, b) } }
     }
 
     /// Gives back the spare capacity the arrays grew with, once nothing more is stored.
@@ -414,7 +415,7 @@ package final class ValueStore: @unchecked Sendable {
     package func withBytes<Result>(ofScalar index: Index, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         let slot = storage.slots[Int(index)]
         guard slot.shape == .scalar else { return nil }
-        return storage.bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[slot.byteRange])) }
+        return storage.withBytes(of: slot, body)
     }
 
     /// Whether the scalar at `index` reads `text`, compared byte for byte without making a string.
@@ -424,9 +425,7 @@ package final class ValueStore: @unchecked Sendable {
         if slot.shape == .longScalar { return storage.longTexts[Int(slot.first)] == text }
         guard slot.shape == .scalar else { return false }
         let same = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            storage.bytes.withUnsafeBufferPointer { bytes in
-                Self.equal(utf8, UnsafeBufferPointer(rebasing: bytes[slot.byteRange]))
-            }
+            storage.withBytes(of: slot) { Self.equal(utf8, $0) }
         }
         return same ?? (self.text(index) == text)
     }
@@ -522,9 +521,8 @@ package final class ValueStore: @unchecked Sendable {
         let slot = storage.slots[Int(index)]
         switch slot.shape {
         case .scalar:
-            return storage.bytes.withUnsafeBufferPointer { buffer in
-                let scalar = buffer[slot.byteRange]
-                return environmentOnly ? ReferenceScan(scanning: scalar).contains(.environment) : scalar.contains(UInt8(ascii: "$"))
+            return storage.withBytes(of: slot) { scalar in
+                environmentOnly ? ReferenceScan(scanning: scalar).contains(.environment) : scalar.contains(UInt8(ascii: "$"))
             }
         case .longScalar:
             let scan = ReferenceScan(scanning: storage.longTexts[Int(slot.first)])
