@@ -529,7 +529,9 @@ struct TreeBuilder {
             var tag = readTag(data.tag, line: line, column: column)
             if tag != .none { tag = checkedTag(tag, of: String(decoding: utf8, as: UTF8.self), style: style, line: line, column: column) }
             let index = entry.appendScalar(utf8, style: style, tag: tag, line: line, column: column)
-            return addStored(index, anchor: string(data.anchor), nodeCount: 1, in: entry)
+            // Most scalars have no anchor: without one, no optional string is made and released.
+            guard let anchor = data.anchor else { return addStored(index, anchor: nil, nodeCount: 1, in: entry) }
+            return addStored(index, anchor: String(cString: anchor), nodeCount: 1, in: entry)
         case YAML_ALIAS_EVENT:
             switch lookUpAlias(event, line: line, column: column) {
             case .fatal:

@@ -90,6 +90,7 @@ extension YAMLReader {
     ) -> PieceRead<Consumer> {
         // A consumer of its own: a consumer may keep what it decodes in storage that copies share.
         var consumer = template.emptyCopy()
+        consumer.reserveCapacity(forBytes: cut.range(ofPiece: number).count)
         var builder = TreeBuilder(file: file, limits: limits, pipelined: false, part: .piece(cut, number: number))
         builder.split.seed = seed
         bytes.withUnsafeBufferPointer { builder.run($0, feeding: &consumer) }

@@ -73,6 +73,9 @@ package protocol YAMLSectionConsumer: Sendable {
     func emptyCopy() -> Self
     /// Takes over what `later` received, all of which follows what this consumer received.
     mutating func append(_ later: consuming Self)
+    /// Called on the consumer of a piece before its entries come, with the piece's size in
+    /// bytes: the place to size storage once rather than grow it entry by entry.
+    mutating func reserveCapacity(forBytes count: Int)
     /// Called once the reader has handed over every entry of this consumer's part, on the
     /// thread that read it: the place to tidy up before the consumer is appended.
     mutating func finish()
@@ -85,6 +88,7 @@ package protocol YAMLSectionConsumer: Sendable {
 }
 
 extension YAMLSectionConsumer {
+    package mutating func reserveCapacity(forBytes count: Int) {}
     package mutating func finish() {}
     package mutating func readRest(_ root: YAMLNode) {}
 }

@@ -36,6 +36,28 @@ struct PlainBufferTests {
         #expect(copied == Array(text[12..<20] + text[0..<8]))
     }
 
+    @Test func reservingSizesOnceKeepsTheValuesAndNeverShrinks() {
+        var buffer = PlainBuffer<UInt32>()
+        defer { buffer.deallocate() }
+        for value in 0..<10 { buffer.append(UInt32(value)) }
+        buffer.reserveCapacity(5_000)
+        #expect(buffer.capacity == 5_000)
+        #expect(buffer.count == 10)
+        #expect((0..<10).allSatisfy { buffer[$0] == UInt32($0) })
+        // Appending up to the reserved size needs no more room.
+        for value in 10..<5_000 { buffer.append(UInt32(value)) }
+        #expect(buffer.capacity == 5_000)
+        #expect((0..<5_000).allSatisfy { buffer[$0] == UInt32($0) })
+        // A smaller reservation leaves the buffer as it is.
+        buffer.reserveCapacity(100)
+        #expect(buffer.capacity == 5_000)
+        #expect(buffer.count == 5_000)
+        // Past it, the buffer grows as usual.
+        buffer.append(5_000)
+        #expect(buffer.capacity > 5_000)
+        #expect(buffer[5_000] == 5_000)
+    }
+
     @Test func truncatingKeepsTheCapacityAndLaterAppendsReuseIt() {
         var buffer = PlainBuffer<Int>()
         defer { buffer.deallocate() }

@@ -87,6 +87,14 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         return copy
     }
 
+    /// Sizes the value store for a piece of `count` bytes. The values kept (args above all)
+    /// take about a slot for every 13 bytes of the loading benchmark's `services:` and a byte
+    /// of short scalars for every 3.7; the estimate errs high, since falling short by one slot
+    /// copies every slot once more, and ``finish()`` gives back the rest.
+    package mutating func reserveCapacity(forBytes count: Int) {
+        values.reserveCapacity(slots: count / 12, bytes: count / 3)
+    }
+
     /// Trims the values this decoder stored, on the thread that read its piece.
     package mutating func finish() {
         values.seal()

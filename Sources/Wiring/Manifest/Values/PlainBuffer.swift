@@ -58,6 +58,12 @@ struct PlainBuffer<Element: BitwiseCopyable> {
         append(contentsOf: UnsafeBufferPointer(start: source + range.lowerBound, count: range.count))
     }
 
+    /// Makes room for at least `minimum` elements in all, so that appending up to that many
+    /// moves nothing.
+    mutating func reserveCapacity(_ minimum: Int) {
+        if minimum > capacity { reallocate(capacity: minimum) }
+    }
+
     /// Drops the elements from `position` on, keeping the capacity.
     mutating func removeAll(from position: Int = 0) {
         precondition(position >= 0 && position <= count, "index out of range")

@@ -343,6 +343,14 @@ package final class ValueStore: @unchecked Sendable {
         return storage.withBytes(of: first) { a in storage.withBytes(of: second) { b in Self.equal(a, b) } }
     }
 
+    /// Makes room for `slots` nodes and `bytes` bytes of short scalars: a store filled from a
+    /// known amount of YAML is sized once rather than grown, which copies everything stored
+    /// so far each time. ``seal()`` gives back what was not used.
+    package func reserveCapacity(slots: Int, bytes: Int) {
+        storage.slots.reserveCapacity(slots)
+        storage.bytes.reserveCapacity(bytes)
+    }
+
     /// Gives back the spare capacity the arrays grew with, once nothing more is stored.
     package func seal() {
         storage.slots.trim()
