@@ -32,7 +32,7 @@ public struct Manifest: Sendable {
     package internal(set) var switchedOff: [String: Located<String>] = [:]
 
     /// Every `$(name)` reference to a parameter, found while decoding.
-    package let parameterReferences: [Located<String>]
+    package let parameterReferences: ParameterReferences
     /// What the services hold that checking and binding them are sized by.
     package let census: ServiceCensus
 
@@ -43,7 +43,7 @@ public struct Manifest: Sendable {
     package init(
         version: Int, files: [String], parameters: [Parameter], services: [ServiceDefinition],
         contexts: [ContextDefinition], defaultScope: Located<Scope>?, customScopes: [CustomScope],
-        parameterReferences: [Located<String>], diagnostics: [Diagnostic],
+        parameterReferences: ParameterReferences, diagnostics: [Diagnostic],
         serviceIndex: [NameKey: Int]? = nil, census: ServiceCensus? = nil
     ) {
         self.parameterReferences = parameterReferences

@@ -82,7 +82,7 @@ struct SplitDecodingTests {
             lines.append("context \(context.name)\(at(context.location)) " + parameters.joined(separator: ",") + " "
                          + overrides.joined(separator: ","))
         }
-        lines += file.parameterReferences.map { "reference \($0.value)\(at($0.location))" }
+        lines += file.parameterReferences.all.map { "reference \($0.value)\(at($0.location))" }
         return lines
     }
 

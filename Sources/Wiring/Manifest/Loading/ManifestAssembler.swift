@@ -74,7 +74,7 @@ package struct ManifestAssembler {
             contexts: mergedContexts,
             defaultScope: defaultScope,
             customScopes: customScopes,
-            parameterReferences: files.flatMap(\.parameterReferences),
+            parameterReferences: files.reduce(into: ParameterReferences()) { $0.append(contentsOf: $1.parameterReferences) },
             diagnostics: [],
             serviceIndex: serviceIndex,
             census: census)

@@ -17,7 +17,7 @@ package struct ManifestFile: Sendable {
     package var contexts: [ContextDefinition] = []
     package var defaultScope: Located<Scope>?
     package var customScopes: [CustomScope] = []
-    package var parameterReferences: [Located<String>] = []
+    package var parameterReferences = ParameterReferences()
 
     package init(path: String) { self.path = path }
 

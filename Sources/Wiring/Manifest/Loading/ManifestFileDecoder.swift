@@ -13,7 +13,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     /// The environment `${NAME}` references are checked against.
     private let environment: [String: String]
     /// The `$(name)` references found so far, and the context being decoded.
-    private var parameterReferences: [Located<String>] = []
+    private var parameterReferences = ParameterReferences()
     private var currentContext: String?
     /// Services decoded as the reader streamed them, before the rest of the tree.
     private var streamedServices: [ServiceDefinition] = []
@@ -32,7 +32,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         var file: ManifestFile
         /// From the keys before `services` (the version, imports, parameters, scopes), and after.
         var diagnostics: (before: [Diagnostic], after: [Diagnostic])
-        var references: (before: [Located<String>], after: [Located<String>])
+        var references: (before: ParameterReferences, after: ParameterReferences)
     }
 
     package init(file: String, environment: [String: String]) {
@@ -107,7 +107,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         streamedKeys += later.streamedKeys
         streamedCensus.append(later.streamedCensus)
         diagnostics += later.diagnostics
-        parameterReferences += later.parameterReferences
+        parameterReferences.append(contentsOf: later.parameterReferences)
         if let rest = later.decodedRest { decodedRest = rest }
     }
 
@@ -126,7 +126,8 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         let middle = (diagnostics.count, parameterReferences.count)
         if let top { decodeContexts(top, into: &manifest) }
         let problems = taken(from: &diagnostics, since: start.0, splitAt: middle.0)
-        let found = taken(from: &parameterReferences, since: start.1, splitAt: middle.1)
+        let after = parameterReferences.take(from: middle.1)
+        let found = (before: parameterReferences.take(from: start.1), after: after)
         // With no top level to decode, `decode` reports it as it reads the tree whole.
         if top != nil { decodedRest = DecodedRest(file: manifest, diagnostics: problems, references: found) }
     }
@@ -139,14 +140,14 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         if var rest = decodedRest.take() {
             // The rest was decoded while the pieces were read: the services are left.
             diagnostics += rest.diagnostics.before
-            parameterReferences += rest.references.before
+            parameterReferences.append(contentsOf: rest.references.before)
             // A section read in pieces is a mapping: the entries left in it are those merged in
             // with `<<`, which the reader did not stream.
             if let root, case (let top, let index, let entries)? = Self.withoutStreamedEntries(root).section("services") {
                 decodeServices(entries.isEmpty ? nil : stored(top[index].value), sectionIndex: sectionIndex, into: &rest.file)
             }
             diagnostics += rest.diagnostics.after
-            parameterReferences += rest.references.after
+            parameterReferences.append(contentsOf: rest.references.after)
             rest.file.parameterReferences = parameterReferences
             values.seal()
             return rest.file
@@ -522,7 +523,7 @@ extension ManifestFileDecoder: ValueChecker {
             try StringTemplate.scan(utf8: utf8) { reference in
                 switch reference {
                 case .parameter(let name):
-                    parameterReferences.append(Located(text(name), at: location(node)))
+                    parameterReferences.append(name: UnsafeBufferPointer(rebasing: utf8[name]), at: location(node))
                 case .environment(let name, let fallback):
                     found.insert(.environment)
                     let name = text(name)

@@ -29,7 +29,7 @@ extension ManifestLoader {
         func decoded(_ pipelining: YAMLPipelining) -> [String] {
             let (diagnostics, decodedFile) = readFile(bytes, path: file, limits: limits, environment: environment, pipelining: pipelining)
             return diagnostics.map(\.description) + decodedFile.services.map(\.key) + decodedFile.contexts.map(\.name)
-                + decodedFile.parameterReferences.map { "\($0.value) \($0.location)" }
+                + decodedFile.parameterReferences.all.map { "\($0.value) \($0.location)" }
         }
         precondition(decoded(.split) == decoded(.never), "the decoder decodes a file read in pieces differently")
         let entries = ValueStore(fileID: SourceFileTable.intern(file))

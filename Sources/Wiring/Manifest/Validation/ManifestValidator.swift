@@ -257,8 +257,14 @@ package struct ManifestValidator {
         // A manifest has few parameters, each read by many services: comparing a reference with
         // a few names costs less than hashing it.
         let isDefined: (String) -> Bool = names.count <= 8 ? { names.contains($0) } : { [manifest] in manifest.parameter($0) != nil }
-        for reference in manifest.parameterReferences where !isDefined(reference.value) {
-            error("undefined parameter '\(reference.value)'\(Suggestion.hint(for: reference.value, in: names))", at: reference.location)
+        // Each name read is looked up once, however many references read it.
+        let undefined = manifest.parameterReferences.names.map { !isDefined($0) }
+        if undefined.contains(true) {
+            manifest.parameterReferences.forEach { name, number, location in
+                if undefined[number] {
+                    error("undefined parameter '\(name)'\(Suggestion.hint(for: name, in: names))", at: location)
+                }
+            }
         }
         var checked: Set<String> = []
         for parameter in manifest.parameters {
