@@ -36,6 +36,28 @@ struct PlainBufferTests {
         #expect(copied == Array(text[12..<20] + text[0..<8]))
     }
 
+    @Test func runsOfEveryShortLengthAreCopiedWhole() {
+        // Runs up to 16 bytes are copied inline, in overlapping words: each length, at every
+        // alignment, must come out exactly, and leave what surrounds it alone.
+        let source = (0..<64).map { UInt8(truncatingIfNeeded: $0 * 7 + 1) }
+        var buffer = PlainBuffer<UInt8>()
+        defer { buffer.deallocate() }
+        var expected: [UInt8] = []
+        source.withUnsafeBufferPointer { source in
+            for length in 1...24 {
+                for start in 0..<8 {
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: source[start..<(start + length)]))
+                    expected += source[start..<(start + length)]
+                    buffer.append(0xEE)
+                    expected.append(0xEE)
+                }
+            }
+        }
+        let copied = buffer.withUnsafeBufferPointer { Array($0) }
+        #expect(copied.count == expected.count)
+        #expect(copied.indices.first { $0 >= expected.count || copied[$0] != expected[$0] } == nil)
+    }
+
     @Test func reservingSizesOnceKeepsTheValuesAndNeverShrinks() {
         var buffer = PlainBuffer<UInt32>()
         defer { buffer.deallocate() }
