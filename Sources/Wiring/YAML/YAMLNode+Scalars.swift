@@ -48,9 +48,9 @@ extension YAMLNode {
     /// Resolves plain scalar text by the core schema.
     package static func resolvePlain(_ text: String) -> YAMLScalarValue {
         guard let first = text.utf8.first else { return .null }
-        // Fast path: most manifest scalars are names that start with a letter other than the
-        // initials of null, true, false and the special floats.
-        guard mayReadAsOtherThanString(startingWith: first) else { return .string(text) }
+        // Fast path: most manifest scalars are names, which neither start like a number nor
+        // have the length of the null or boolean that starts with their first letter.
+        guard mayReadAsOtherThanString(startingWith: first, count: text.utf8.count) else { return .string(text) }
         switch first {
         case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "~"):
             if isNull(text) { return .null }
@@ -65,16 +65,19 @@ extension YAMLNode {
         return .string(text)
     }
 
-    /// Whether a plain scalar starting with `first` may read as something other than a
-    /// string: only the initials of null, true, false, numbers and the special floats do.
+    /// Whether a plain scalar of `count` bytes starting with `first` may read as something
+    /// other than a string. Only null (`~`, and `null` in three spellings, all of 4 bytes),
+    /// the booleans (`true` and `false` in three spellings each) and numbers and the special
+    /// floats (which start with a digit, a sign or a dot) do: `factory-7` is a string by its
+    /// length alone.
     @inline(__always)
-    package static func mayReadAsOtherThanString(startingWith first: UInt8) -> Bool {
+    package static func mayReadAsOtherThanString(startingWith first: UInt8, count: Int) -> Bool {
         switch first {
-        case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "~"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"),
-             UInt8(ascii: "F"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
-            true
-        default:
-            false
+        case UInt8(ascii: "~"): count == 1
+        case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"): count == 4
+        case UInt8(ascii: "f"), UInt8(ascii: "F"): count == 5
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."): true
+        default: false
         }
     }
 

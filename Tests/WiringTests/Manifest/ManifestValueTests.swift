@@ -215,10 +215,29 @@ struct ManifestValueTests {
 
     /// `stringValue` tells most strings by their first byte; it must agree with resolving by
     /// the core schema for every style, tag and kind of text.
+    @Test func plainScalarsResolveByTheCoreSchema() {
+        // Read without the fast path's help: what each plain text resolves to.
+        let expected: [(String, YAMLScalarValue)] = [
+            ("", .null), ("~", .null), ("null", .null), ("Null", .null), ("NULL", .null),
+            ("true", .bool(true)), ("True", .bool(true)), ("TRUE", .bool(true)),
+            ("false", .bool(false)), ("False", .bool(false)), ("FALSE", .bool(false)),
+            ("42", .int(42)), ("-1", .int(-1)), ("1.5", .double(1.5)),
+        ]
+        for (text, value) in expected {
+            #expect(YAMLNode.resolve(text, style: .plain, tag: .none) == value, "\(text)")
+        }
+        for text in ["~~", "nul", "nulls", "nULL", "tru", "truer", "tRUE", "fals", "falsy", "fAlse", "factory-7", "n", "t", "f",
+                     "nullable", "trueish", "Service12"] {
+            #expect(YAMLNode.resolve(text, style: .plain, tag: .none) == .string(text), "\(text)")
+        }
+    }
+
     @Test func stringValueAgreesWithTheCoreSchema() {
         let texts = ["", "~", "null", "Null", "nil", "true", "True", "tree", "false", "FALSE", "fast", "0", "42", "-1", "+3",
                      "0x1F", "0o17", "1.5", ".5", ".inf", "-.inf", ".nan", ".name", "1e3", "12ab", "-x", "+x", "Service12",
-                     "factory-7", "yes", "no", "on", "off", "Ärger", "$(baseURL)/s1", String(repeating: "n", count: 80)]
+                     "factory-7", "yes", "no", "on", "off", "Ärger", "$(baseURL)/s1", String(repeating: "n", count: 80),
+                     "nul", "nulls", "NULL", "nULL", "tru", "truer", "TRUE", "tRUE", "fals", "falsy", "False", "fAlse", "f", "t",
+                     "n", "~~", "~x", "trueish", "nullable"]
         let styles: [YAMLScalarStyle] = [.plain, .singleQuoted, .doubleQuoted, .literal, .folded]
         let tags: [YAMLTag] = [.none, .nonSpecific, .string, .int, .float, .bool, .null, .secret, .placeholder]
         let store = ValueStore(fileID: 0)

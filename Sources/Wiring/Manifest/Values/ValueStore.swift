@@ -403,7 +403,9 @@ package final class ValueStore: @unchecked Sendable {
     package func stringValue(_ index: Index) -> String? {
         let slot = storage.slots[Int(index)]
         if slot.tag == .none, slot.shape == .scalar,
-           !slot.style.isPlain || (slot.second > 0 && !YAMLNode.mayReadAsOtherThanString(startingWith: storage.bytes[Int(slot.first)])) {
+           !slot.style.isPlain
+            || (slot.second > 0
+                && !YAMLNode.mayReadAsOtherThanString(startingWith: storage.bytes[Int(slot.first)], count: Int(slot.second))) {
             return storage.text(of: slot)
         }
         guard case .string(let text)? = resolvedScalar(index) else { return nil }
