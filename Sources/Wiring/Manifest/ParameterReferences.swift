@@ -1,5 +1,3 @@
-import Foundation
-
 /// Every `$(name)` a manifest's values read, in the order read, gathered as the decoder checks
 /// the values: validation reports each reference to a parameter that is not defined.
 ///
@@ -87,7 +85,9 @@ package struct ParameterReferences: Sendable {
     /// apart by their bytes, so each reference keeps the spelling it was written with.
     private mutating func number(ofName utf8: UnsafeBufferPointer<UInt8>) -> UInt32 {
         if names.count <= Self.namesComparedInTurn {
-            for (number, bytes) in nameBytes.enumerated() where Self.equal(bytes, utf8) { return UInt32(number) }
+            for (number, bytes) in nameBytes.enumerated() where bytes.withUnsafeBufferPointer({ $0.hasSameBytes(as: utf8) }) {
+                return UInt32(number)
+            }
             if names.count < Self.namesComparedInTurn { return add(utf8) }
         }
         if numbers.isEmpty {
@@ -98,14 +98,6 @@ package struct ParameterReferences: Sendable {
         let number = add(utf8)
         numbers[bytes] = number
         return number
-    }
-
-    private static func equal(_ bytes: [UInt8], _ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count == utf8.count else { return false }
-        return bytes.withUnsafeBufferPointer { mine in
-            guard let mine = mine.baseAddress, let other = utf8.baseAddress else { return true }
-            return memcmp(mine, other, utf8.count) == 0
-        }
     }
 
     /// Adds the name whose bytes are `utf8`; returns its number.

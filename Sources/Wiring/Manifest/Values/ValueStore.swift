@@ -342,7 +342,7 @@ package final class ValueStore: @unchecked Sendable {
         guard first.shape == .scalar && second.shape == .scalar else {
             return storage.text(of: first) == storage.text(of: second)
         }
-        return storage.withBytes(of: first) { a in storage.withBytes(of: second) { b in Self.equal(a, b) } }
+        return storage.withBytes(of: first) { a in storage.withBytes(of: second) { b in a.hasSameBytes(as: b) } }
     }
 
     /// Makes room for `slots` nodes and `bytes` bytes of short scalars: a store filled from a
@@ -437,16 +437,9 @@ package final class ValueStore: @unchecked Sendable {
         if slot.shape == .longScalar { return storage.longTexts[Int(slot.first)] == text }
         guard slot.shape == .scalar else { return false }
         let same = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            storage.withBytes(of: slot) { Self.equal(utf8, $0) }
+            storage.withBytes(of: slot) { utf8.hasSameBytes(as: $0) }
         }
         return same ?? (self.text(index) == text)
-    }
-
-    /// Whether two runs of bytes of the same length are the same; names are short, and a loop
-    /// beats a call.
-    private static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        for offset in 0..<a.count where a[offset] != b[offset] { return false }
-        return true
     }
 
     /// The value of the node at `index`, for a ``ManifestValue``.
