@@ -399,7 +399,8 @@ package final class ValueStore: @unchecked Sendable {
 
     /// The text of the scalar at `index` if it reads as a string (see ``resolvedScalar(_:)``);
     /// `nil` when it reads as another type, or is not a scalar. Most scalars that name things
-    /// are told to be strings by how they are written and their first byte, without resolving.
+    /// are told to be strings by how they are written, their first byte and their length
+    /// (``YAMLNode/mayReadAsOtherThanString(startingWith:count:)``), without resolving.
     package func stringValue(_ index: Index) -> String? {
         let slot = storage.slots[Int(index)]
         if slot.tag == .none, slot.shape == .scalar,
