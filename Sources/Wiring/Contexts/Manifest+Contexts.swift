@@ -21,6 +21,16 @@ extension Manifest {
     ///   problem that only appears with these contexts applied (an `implements` collision, a
     ///   decorator of a service switched off), with the contexts named.
     public func applying(contexts names: [String]) throws(ManifestError) -> Manifest {
+        let applied = try merging(contexts: names)
+        if let problems = applied.errors(withContexts: names) { throw problems }
+        return applied
+    }
+
+    /// The manifest with `contexts` applied in order, not checked again: what
+    /// ``applying(contexts:)`` checks. A container binds it while another thread checks it.
+    ///
+    /// - Throws: ``ManifestError`` for an unknown context name, with a did-you-mean.
+    func merging(contexts names: [String]) throws(ManifestError) -> Manifest {
         guard !names.isEmpty else { return self }
         let defined = contexts.map(\.name)
         let unknown = names.filter { context($0) == nil }
@@ -29,13 +39,18 @@ extension Manifest {
                 .error("unknown context '\(name)'\(Suggestion.hint(for: name, in: defined)) (contexts: \(defined.isEmpty ? "none are defined" : defined.sorted().joined(separator: ", ")))", at: nil)
             })
         }
-        // Services by key into a list with holes, so that each override is found in constant
-        // time: applying a context costs the same per service at 100,000 services as at 100.
-        var slots: [ServiceDefinition?] = services
-        var index: [String: Int] = Dictionary(services.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        // Services by key into a list, so that each override is found in constant time:
+        // applying a context costs the same per service at 100,000 services as at 100. The list
+        // and the index start as the manifest's own, shared until written; a service replaced
+        // or switched off leaves a hole, noted aside, since most contexts make none.
+        var slots = services
+        var holes = Set<Int>()
+        var index = servicePositions
+        var keysChanged = false
         func append(_ service: ServiceDefinition) {
             index[service.key] = slots.count
             slots.append(service)
+            keysChanged = true
         }
         var parameters = self.parameters
         var switchedOff = self.switchedOff
@@ -48,7 +63,7 @@ extension Manifest {
                 }
             }
             for added in context.added {
-                if let replaced = index[added.key] { slots[replaced] = nil }
+                if let replaced = index[added.key] { holes.insert(replaced) }
                 append(added)
             }
             for override in context.services {
@@ -56,38 +71,46 @@ extension Manifest {
                     append(restored)
                     switchedOff[override.key] = nil
                 }
-                guard let position = index[override.key], let service = slots[position] else { continue }
+                guard let position = index[override.key], !holes.contains(position) else { continue }
                 if let enabled = override.enabled, !enabled.value {
-                    switchedOffDefinitions[override.key] = service
-                    slots[position] = nil
+                    switchedOffDefinitions[override.key] = slots[position]
+                    holes.insert(position)
                     index[override.key] = nil
                     switchedOff[override.key] = Located(name, at: enabled.location)
+                    keysChanged = true
                     continue
                 }
-                slots[position] = service.overridden(by: override)
+                slots[position] = slots[position].overridden(by: override)
             }
         }
-        let services = slots.compactMap { $0 }
+        let services = holes.isEmpty ? slots : slots.indices.filter { !holes.contains($0) }.map { slots[$0] }
         var applied = Manifest(
             version: version, files: files, parameters: parameters, services: services,
             contexts: contexts, defaultScope: defaultScope, customScopes: customScopes,
-            parameterReferences: parameterReferences, diagnostics: diagnostics)
+            parameterReferences: parameterReferences, diagnostics: diagnostics,
+            // Every service kept its place: the index still holds.
+            serviceIndex: keysChanged ? nil : servicePositions)
         applied.appliedContexts = appliedContexts + names
         applied.switchedOff = switchedOff
+        return applied
+    }
 
-        var validator = ManifestValidator(manifest: applied, checksContexts: false)
+    /// The errors of this manifest, which has contexts `names` applied (by
+    /// ``merging(contexts:)``), each with a note naming them; `nil` when there are none.
+    /// The manifest as loaded was checked when it was loaded, so with no contexts there are none.
+    func errors(withContexts names: [String]) -> ManifestError? {
+        guard !names.isEmpty else { return nil }
+        var validator = ManifestValidator(manifest: self, checksContexts: false)
         validator.run()
         let problems = validator.diagnostics.filter { $0.severity == .error }
-        if !problems.isEmpty {
-            let note = Diagnostic.Note("with context\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) applied")
-            throw ManifestError(problems.map { diagnostic in
-                var diagnostic = diagnostic
-                diagnostic.notes.append(note)
-                diagnostic.context = names.joined(separator: ",")
-                return diagnostic
-            })
-        }
-        return applied
+        guard !problems.isEmpty else { return nil }
+        let note = Diagnostic.Note("with context\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) applied")
+        return ManifestError(problems.map { diagnostic in
+            var diagnostic = diagnostic
+            diagnostic.notes.append(note)
+            diagnostic.context = names.joined(separator: ",")
+            return diagnostic
+        })
     }
 }
 

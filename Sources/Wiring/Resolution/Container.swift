@@ -117,7 +117,7 @@ public final class Container: Sendable {
         self.init(bound: binding, options: options)
     }
 
-    /// From this many services, a container built from a file validates and binds at once.
+    /// From this many services, a container validates and binds at once, on two threads.
     static let concurrentBindingThreshold = 500
 
     /// A manifest bound to a registry with its contexts applied: what a container is made of.
@@ -130,14 +130,39 @@ public final class Container: Sendable {
 
         /// Applies `contexts` to `loaded` and binds it; `sharing` lets the thread validating
         /// `loaded` meanwhile help bind it.
+        ///
+        /// Without `sharing`, a large manifest (see ``Container/concurrentBindingThreshold``) is
+        /// bound on two threads unless `concurrently` is `false`: the other one first checks the
+        /// manifest with `contexts` applied, then helps bind it. The container and the errors
+        /// thrown are the same as when the two steps run one after the other: the check's
+        /// errors, if it finds any, else binding's.
         init(
             _ loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection, environment: [String: String],
-            sharing: SharedBinding? = nil
+            sharing: SharedBinding? = nil, concurrently: Bool = true
         ) throws(ManifestError) {
             let active = try contexts.resolve(for: loaded)
-            manifest = try loaded.applying(contexts: active.map(\.name))
-            var binder = Binder(manifest: manifest, registry: registry, environment: environment)
-            let table = binder.bind(sharing: sharing)
+            let names = active.map(\.name)
+            var binder: Binder
+            let table: (targets: TargetMap, registrations: [[Registration]])
+            if concurrently, sharing == nil, loaded.services.count >= Container.concurrentBindingThreshold,
+               Parallelism.isAvailable {
+                manifest = try loaded.merging(contexts: names)
+                let sharing = SharedBinding()
+                // With no contexts to check, the other thread only helps: it waits for
+                // binding to start rather than find nothing to take yet.
+                let checking = OtherThread { [manifest] in
+                    let errors = manifest.errors(withContexts: names)
+                    if errors == nil { sharing.help(waitingForStart: true) }
+                    return errors
+                }
+                binder = Binder(manifest: manifest, registry: registry, environment: environment)
+                table = binder.bind(sharing: sharing)
+                if let errors = checking.join() { throw errors }
+            } else {
+                manifest = try loaded.applying(contexts: names)
+                binder = Binder(manifest: manifest, registry: registry, environment: environment)
+                table = binder.bind(sharing: sharing)
+            }
             if binder.diagnostics.containsErrors {
                 throw ManifestError(binder.diagnostics.filter { $0.severity != .info })
             }
@@ -156,6 +181,11 @@ public final class Container: Sendable {
     ///
     /// The contexts are applied once, here: the container is a plain table, so resolving costs
     /// the same with contexts as without. To switch contexts, build another container.
+    ///
+    /// On a machine with more than one processor, a large manifest (from 500 services) is
+    /// checked with the contexts applied on a second thread while this one binds it, and that
+    /// thread then helps bind. The container and the errors thrown are the same as one thread
+    /// would give.
     public convenience init(
         manifest loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection = .launch(),
         options: Options = Options()
@@ -164,7 +194,7 @@ public final class Container: Sendable {
         self.init(bound: try Bound(loaded, registry: registry, contexts: contexts, environment: environment), options: options)
     }
 
-    private init(bound: Bound, options: Options) {
+    init(bound: Bound, options: Options) {
         self.manifest = bound.manifest
         self.activeContexts = bound.activeContexts
         self.diagnostics = bound.diagnostics

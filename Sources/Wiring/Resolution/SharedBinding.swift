@@ -5,8 +5,9 @@ import Dispatch
 /// parts of the services too, from the last part back, while the building thread binds from
 /// the first on.
 ///
-/// The building thread calls ``bind(_:targets:)``; the other calls ``help()``, which returns at
-/// once if binding has not started yet (the building thread then binds every part itself).
+/// The building thread calls ``bind(_:targets:)``; the other calls ``help(waitingForStart:)``,
+/// which returns at once if binding has not started yet (the building thread then binds every
+/// part itself), unless it is told to wait for the start.
 final class SharedBinding: Sendable {
     private struct Work: Sendable {
         let plan: BindingPlan
@@ -20,6 +21,8 @@ final class SharedBinding: Sendable {
     private let helped = Locked<[Int: BoundPart]>([:])
     /// Entered by the helping thread before it takes a part, left once that part is stored.
     private let helping = DispatchGroup()
+    /// Signalled once the parts are there to take.
+    private let started = DispatchSemaphore(value: 0)
 
     /// The fewest services in a part: smaller parts are not worth the handing over.
     static let minimumPart = 256
@@ -36,6 +39,7 @@ final class SharedBinding: Sendable {
         }
         let work = Work(plan: plan, parts: parts, targets: targets, queue: TwoEndedQueue(count: partCount))
         self.work.withLock { $0 = work }
+        started.signal()
         var bound: [BoundPart?] = Array(repeating: nil, count: partCount)
         while let number = work.queue.takeFirst() {
             bound[number] = plan.bind(parts[number], targets: targets)
@@ -48,8 +52,13 @@ final class SharedBinding: Sendable {
 
     /// Binds parts that the building thread has not taken, until none is left; returns how
     /// many it bound.
+    ///
+    /// - Parameter waitingForStart: Whether to wait for the building thread to start binding,
+    ///   rather than return at once if it has not: only for a thread started just before it,
+    ///   which is certain to bind (it would otherwise be waited for forever).
     @discardableResult
-    func help() -> Int {
+    func help(waitingForStart: Bool = false) -> Int {
+        if waitingForStart { started.wait() }
         guard let work = work.withLock({ $0 }) else { return 0 }
         var count = 0
         while true {

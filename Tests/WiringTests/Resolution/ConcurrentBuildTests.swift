@@ -36,10 +36,16 @@ struct ConcurrentBuildTests {
         return registry
     }
 
-    /// The container built from `path` one step after the other, for comparison.
+    /// The container built from `path` one step after the other, on this thread, for comparison.
     private func sequential(_ path: String, registry: FactoryRegistry, contexts: ContextSelection) throws(ManifestError) -> Container {
         let loaded = try ManifestLoader(environment: [:]).load(path)
-        return try Container(manifest: loaded, registry: registry, contexts: contexts, options: .init(environment: [:]))
+        return try sequential(loaded, registry: registry, contexts: contexts)
+    }
+
+    /// The container built from `loaded` one step after the other, on this thread.
+    private func sequential(_ loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection) throws(ManifestError) -> Container {
+        let bound = try Container.Bound(loaded, registry: registry, contexts: contexts, environment: [:], concurrently: false)
+        return Container(bound: bound, options: .init(environment: [:]))
     }
 
     private func errorLines(_ body: () throws -> Container) -> [String] {
@@ -103,5 +109,71 @@ struct ConcurrentBuildTests {
         let concurrent = errorLines { try Container(manifest: path, registry: registry(), contexts: .explicit("tset"), options: .init(environment: [:])) }
         #expect(concurrent == errorLines { try sequential(path, registry: registry(), contexts: .explicit("tset")) })
         #expect(concurrent.count == 1)
+    }
+
+    // MARK: A manifest already loaded
+
+    /// A manifest of `count` services with contexts that override, add, switch off, and one
+    /// that breaks the manifest (a decorator of a service it switches off).
+    private func loadedManifest(services count: Int) throws -> Manifest {
+        var extra = "  staging:\n    services:\n      S4: { enabled: false }\n      S5: { factory: spare }\n"
+        extra += "    add:\n      Added: { factory: part, implements: [Extra], args: { name: added } }\n"
+        extra += "  broken:\n    services:\n      S1: { enabled: false }\n"
+        let path = try TestSupport.temporaryFile(manifest(services: count) + extra)
+        return try ManifestLoader(environment: [:]).load(path)
+    }
+
+    @Test(arguments: [ContextSelection.none, .explicit("test"), .explicit("staging"), .explicit("test", "staging")])
+    func aLoadedManifestBuildsTheSameContainerOnTwoThreads(contexts: ContextSelection) throws {
+        let count = Container.concurrentBindingThreshold + 100
+        let loaded = try loadedManifest(services: count)
+        let registry = registry(including: ["spare"])
+        let built = try Container(manifest: loaded, registry: registry, contexts: contexts, options: .init(environment: [:]))
+        let expected = try sequential(loaded, registry: registry, contexts: contexts)
+
+        #expect(built.manifest.services.map(\.key) == expected.manifest.services.map(\.key))
+        #expect(built.manifest.appliedContexts == expected.manifest.appliedContexts)
+        #expect(built.diagnostics.map(\.description) == expected.diagnostics.map(\.description))
+        #expect(built.activeContexts.map(\.name) == expected.activeContexts.map(\.name))
+        for key in ["S0", "S1", "S2", "S3", "S5", "S\(count - 1)", "Added"] {
+            let (mine, theirs) = (try? built.resolve(key: key) as? Part, try? expected.resolve(key: key) as? Part)
+            #expect(mine?.name == theirs?.name, "\(key)")
+        }
+        for index in [0, 3, 6] {
+            #expect((try built.resolve(key: "S\(index)", name: "alt") as? Part)?.name == "alt\(index)")
+        }
+        let staging = built.activeContexts.contains { $0.name == "staging" }
+        #expect(((try? built.resolve(key: "S4")) == nil) == staging)
+        #expect((try? built.resolve(key: "S5") as? Part)?.name == (staging ? "spare" : "s5"))
+        #expect((try? built.resolve(key: "Added") as? Part)?.name == (staging ? "added" : nil))
+        // Each service is found by its key in the applied manifest, at its own place.
+        for (position, service) in built.manifest.services.enumerated() {
+            #expect(built.manifest.serviceIndex(of: service.key) == position)
+        }
+    }
+
+    @Test func aContextThatBreaksALoadedManifestThrowsWhatTheCheckFinds() throws {
+        let loaded = try loadedManifest(services: Container.concurrentBindingThreshold)
+        // `broken` switches off S1, which Wrapper decorates; the registry also lacks 'spare'.
+        let concurrent = errorLines { try Container(manifest: loaded, registry: registry(), contexts: .explicit("broken"), options: .init(environment: [:])) }
+        #expect(concurrent == errorLines { try sequential(loaded, registry: registry(), contexts: .explicit("broken")) })
+        #expect(!concurrent.isEmpty)
+        #expect(concurrent.allSatisfy { $0.contains("with context broken applied") })
+        #expect(concurrent.contains { $0.contains("S1") })
+        var applying: [String] = []
+        do {
+            _ = try loaded.applying(contexts: ["broken"])
+        } catch {
+            applying = error.diagnostics.map(\.description)
+        }
+        #expect(concurrent == applying)
+    }
+
+    @Test func anUnknownContextOfALoadedManifestIsReportedAsWithoutConcurrency() throws {
+        let loaded = try loadedManifest(services: Container.concurrentBindingThreshold)
+        let concurrent = errorLines { try Container(manifest: loaded, registry: registry(), contexts: .explicit("tset"), options: .init(environment: [:])) }
+        #expect(concurrent == errorLines { try sequential(loaded, registry: registry(), contexts: .explicit("tset")) })
+        #expect(concurrent.count == 1)
+        #expect(concurrent.first?.contains("did you mean 'test'") == true)
     }
 }
