@@ -48,6 +48,17 @@ enum LoadingBenchmark {
         for _ in 0..<loads { _ = try container(files.path) }
     }
 
+    /// Loads a generated manifest once, then builds `builds` containers from it with the `test`
+    /// context: the contexts table's path, for a profiler.
+    static func profileContexts(services: Int, builds: Int) throws {
+        let files = try GeneratedFiles(services: services)
+        defer { files.remove() }
+        let manifest = try container(files.path).manifest
+        for _ in 0..<builds {
+            _ = try Wiring.Container(manifest: manifest, registry: registry, contexts: .explicit("test"), options: .init(environment: environment))
+        }
+    }
+
     /// Parses the same generated files `parses` times with bare libyaml: the floor, for a profiler.
     static func profileBare(services: Int, parses: Int) throws {
         let files = try GeneratedFiles(services: services)

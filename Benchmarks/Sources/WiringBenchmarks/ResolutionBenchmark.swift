@@ -124,13 +124,33 @@ enum ResolutionBenchmark {
         }
     }
 
-    /// Returns one closure that runs `body` `iterations` times on each of `threads` threads at
-    /// once, for `interleaved`: its time gives the aggregate throughput.
+    /// The work of the multi-threaded runs, taken by the threads in chunks.
+    final class WorkCounter: Sendable {
+        let taken = Atomic<Int>(0)
+    }
+
+    /// How many calls of `body` a thread takes at a time: few enough that the threads finish
+    /// within a chunk of each other, enough that taking one costs nothing measurable.
+    static let chunk = 1_000
+
+    /// Returns one closure that calls `body` `threads × iterations` times on `threads` threads
+    /// at once, for `interleaved`: its time gives the aggregate throughput.
+    ///
+    /// The threads take the calls in chunks until none are left, rather than `iterations` each:
+    /// a thread on a slower processor then makes fewer, and the time reads what the threads do
+    /// together. With an even split, the time was the slowest thread's, and on a machine whose
+    /// processors run at different speeds that measured the gap between them, not the container.
     static func parallel(_ threads: Int, _ iterations: Int, _ body: @escaping @Sendable (_ thread: Int) throws -> AnyObject) -> () throws -> Any {
         {
+            let total = threads * iterations
+            let counter = WorkCounter()
             DispatchQueue.concurrentPerform(iterations: threads) { thread in
                 var last: AnyObject?
-                for _ in 0..<iterations { last = try? body(thread) }
+                while true {
+                    let start = counter.taken.add(chunk, ordering: .relaxed).oldValue
+                    guard start < total else { break }
+                    for _ in start..<min(start + chunk, total) { last = try? body(thread) }
+                }
                 withExtendedLifetime(last) {}
             }
             return ()
@@ -210,7 +230,7 @@ enum ResolutionBenchmark {
         if !table.isEmpty { printTable(["operation", "wiring", "swinject", "floor", "wiring/floor", "swinject/wiring"], table) }
         guard only == nil || only == "2 threads" else { return }
 
-        // Aggregate throughput of 2 threads against 1, each thread doing the same work: a ratio
+        // Aggregate throughput of 2 threads against 1, on the same number of calls: a ratio
         // of 2.0 is perfect scaling, 1.0 a lock that lets one thread in at a time. Each thread
         // resolves a singleton of its own; resolving the same one from both is also shown, where
         // the instance's reference count, which every resolve changes, bounces between cores.

@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: WiringBenchmarks [resolution] [loading] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N]
+// Usage: WiringBenchmarks [resolution] [loading] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N]
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
@@ -22,6 +22,13 @@ if let count = option("--profile-load").flatMap(Int.init) {
 if let count = option("--profile-bare").flatMap(Int.init) {
     let size = option("--sizes")?.split(separator: ",").compactMap { Int($0) }.first ?? 10_000
     try LoadingBenchmark.profileBare(services: size, parses: count)
+    exit(0)
+}
+
+// `--profile-contexts N`: load the manifest once, then build N containers with the `test` context from it.
+if let count = option("--profile-contexts").flatMap(Int.init) {
+    let size = option("--sizes")?.split(separator: ",").compactMap { Int($0) }.first ?? 10_000
+    try LoadingBenchmark.profileContexts(services: size, builds: count)
     exit(0)
 }
 
