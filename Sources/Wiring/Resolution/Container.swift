@@ -120,6 +120,12 @@ public final class Container: Sendable {
     /// From this many services, a container validates and binds at once, on two threads.
     static let concurrentBindingThreshold = 500
 
+    /// From this many services, a container built from a manifest already loaded, with no
+    /// contexts to check, binds on two threads. With nothing to check, the second thread only
+    /// helps bind, and below this starting it costs about what it saves (at 10,000 services
+    /// it saves about a fifth; at 2,000, nothing).
+    static let helpedBindingThreshold = 4_000
+
     /// A manifest bound to a registry with its contexts applied: what a container is made of.
     struct Bound: Sendable {
         var manifest: Manifest
@@ -131,8 +137,9 @@ public final class Container: Sendable {
         /// Applies `contexts` to `loaded` and binds it; `sharing` lets the thread validating
         /// `loaded` meanwhile help bind it.
         ///
-        /// Without `sharing`, a large manifest (see ``Container/concurrentBindingThreshold``) is
-        /// bound on two threads unless `concurrently` is `false`: the other one first checks the
+        /// Without `sharing`, a large manifest is bound on two threads unless `concurrently` is
+        /// `false` (see ``Container/concurrentBindingThreshold`` with contexts to check, and
+        /// ``Container/helpedBindingThreshold`` without): the other one first checks the
         /// manifest with `contexts` applied, then helps bind it. The container and the errors
         /// thrown are the same as when the two steps run one after the other: the check's
         /// errors, if it finds any, else binding's.
@@ -144,8 +151,8 @@ public final class Container: Sendable {
             let names = active.map(\.name)
             var binder: Binder
             let table: (targets: TargetMap, registrations: [[Registration]])
-            if concurrently, sharing == nil, loaded.services.count >= Container.concurrentBindingThreshold,
-               Parallelism.isAvailable {
+            let threshold = names.isEmpty ? Container.helpedBindingThreshold : Container.concurrentBindingThreshold
+            if concurrently, sharing == nil, loaded.services.count >= threshold, Parallelism.isAvailable {
                 manifest = try loaded.merging(contexts: names)
                 let sharing = SharedBinding()
                 // With no contexts to check, the other thread only helps: it waits for
@@ -182,10 +189,11 @@ public final class Container: Sendable {
     /// The contexts are applied once, here: the container is a plain table, so resolving costs
     /// the same with contexts as without. To switch contexts, build another container.
     ///
-    /// On a machine with more than one processor, a large manifest (from 500 services) is
-    /// checked with the contexts applied on a second thread while this one binds it, and that
-    /// thread then helps bind. The container and the errors thrown are the same as one thread
-    /// would give.
+    /// On a machine with more than one processor, a large manifest (from 500 services with
+    /// contexts applied) is checked with the contexts on a second thread while this one binds
+    /// it, and that thread then helps bind; with no contexts, a second thread helps bind from
+    /// 4,000 services. The container and the errors thrown are the same as one thread would
+    /// give.
     public convenience init(
         manifest loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection = .launch(),
         options: Options = Options()
