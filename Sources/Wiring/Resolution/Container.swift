@@ -149,27 +149,26 @@ public final class Container: Sendable {
         ) throws(ManifestError) {
             let active = try contexts.resolve(for: loaded)
             let names = active.map(\.name)
-            var binder: Binder
-            let table: (targets: TargetMap, registrations: [[Registration]])
+            var sharing = sharing
+            var checking: OtherThread<ManifestError?>?
             let threshold = names.isEmpty ? Container.helpedBindingThreshold : Container.concurrentBindingThreshold
             if concurrently, sharing == nil, loaded.services.count >= threshold, Parallelism.isAvailable {
                 manifest = try loaded.merging(contexts: names)
-                let sharing = SharedBinding()
+                let helper = SharedBinding()
                 // With no contexts to check, the other thread only helps: it waits for
                 // binding to start rather than find nothing to take yet.
-                let checking = OtherThread { [manifest] in
+                checking = OtherThread { [manifest] in
                     let errors = manifest.errors(withContexts: names)
-                    if errors == nil { sharing.help(waitingForStart: true) }
+                    if errors == nil { helper.help(waitingForStart: true) }
                     return errors
                 }
-                binder = Binder(manifest: manifest, registry: registry, environment: environment)
-                table = binder.bind(sharing: sharing)
-                if let errors = checking.join() { throw errors }
+                sharing = helper
             } else {
                 manifest = try loaded.applying(contexts: names)
-                binder = Binder(manifest: manifest, registry: registry, environment: environment)
-                table = binder.bind(sharing: sharing)
             }
+            var binder = Binder(manifest: manifest, registry: registry, environment: environment)
+            let table = binder.bind(sharing: sharing)
+            if let errors = checking.take()?.join() { throw errors }
             if binder.diagnostics.containsErrors {
                 throw ManifestError(binder.diagnostics.filter { $0.severity != .info })
             }
