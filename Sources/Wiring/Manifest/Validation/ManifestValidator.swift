@@ -254,11 +254,8 @@ package struct ManifestValidator {
 
     private mutating func checkParameters() {
         let names = manifest.parameters.map(\.name)
-        // A manifest has few parameters, each read by many services: comparing a reference with
-        // a few names costs less than hashing it.
-        let isDefined: (String) -> Bool = names.count <= 8 ? { names.contains($0) } : { [manifest] in manifest.parameter($0) != nil }
         // Each name read is looked up once, however many references read it.
-        let undefined = manifest.parameterReferences.names.map { !isDefined($0) }
+        let undefined = manifest.parameterReferences.names.map { manifest.parameter($0) == nil }
         if undefined.contains(true) {
             manifest.parameterReferences.forEach { name, number, location in
                 if undefined[number] {
