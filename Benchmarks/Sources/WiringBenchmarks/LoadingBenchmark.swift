@@ -41,6 +41,11 @@ enum LoadingBenchmark {
         try Wiring.Container(manifest: path, registry: registry, contexts: contexts, options: .init(environment: environment))
     }
 
+    /// From a manifest already loaded to a container ready to resolve, with `contexts` applied.
+    static func container(_ manifest: Manifest, contexts: ContextSelection) throws -> Wiring.Container {
+        try Wiring.Container(manifest: manifest, registry: registry, contexts: contexts, options: .init(environment: environment))
+    }
+
     /// Loads a generated manifest `loads` times and nothing else: a clean run for a profiler.
     static func profile(services: Int, loads: Int) throws {
         let files = try GeneratedFiles(services: services)
@@ -55,7 +60,7 @@ enum LoadingBenchmark {
         defer { files.remove() }
         let manifest = try container(files.path).manifest
         for _ in 0..<builds {
-            _ = try Wiring.Container(manifest: manifest, registry: registry, contexts: .explicit("test"), options: .init(environment: environment))
+            _ = try container(manifest, contexts: .explicit("test"))
         }
     }
 
@@ -111,9 +116,9 @@ enum LoadingBenchmark {
             // Another set of contexts from the manifest already in memory: no file is read again.
             let manifest = check.manifest
             let (switched, _) = try interleaved(repetitions: repetitions, [
-                ("none", { try Wiring.Container(manifest: manifest, registry: registry, contexts: .none, options: .init(environment: environment)) }),
-                ("test", { try Wiring.Container(manifest: manifest, registry: registry, contexts: .explicit("test"), options: .init(environment: environment)) }),
-                ("test, staging", { try Wiring.Container(manifest: manifest, registry: registry, contexts: .explicit("test", "staging"), options: .init(environment: environment)) }),
+                ("none", { try container(manifest, contexts: .none) }),
+                ("test", { try container(manifest, contexts: .explicit("test")) }),
+                ("test, staging", { try container(manifest, contexts: .explicit("test", "staging")) }),
             ])
             contextRows.append([
                 "\(size)",
@@ -234,8 +239,7 @@ enum MemoryProbe {
         let peakBefore = maxResidentBytes(), before = residentBytes()
         let manifest = try ManifestLoader(environment: LoadingBenchmark.environment).load(path)
         let loaded = residentBytes()
-        let container = try Wiring.Container(manifest: manifest, registry: LoadingBenchmark.registry, contexts: .none,
-                                             options: .init(environment: LoadingBenchmark.environment))
+        let container = try LoadingBenchmark.container(manifest, contexts: .none)
         let peakAfter = maxResidentBytes(), after = residentBytes()
         return (container, peakAfter - peakBefore, after.total - before.total,
                 (loaded.total - loaded.fileBacked) - (before.total - before.fileBacked), after.fileBacked - before.fileBacked)
