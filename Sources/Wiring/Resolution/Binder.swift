@@ -16,9 +16,8 @@ struct Binder {
         values = ValueResolver(manifest: manifest, environment: environment)
     }
 
-    /// Binds every service, on this thread or, given `sharing`, in parts that the thread
-    /// helping it may take.
-    mutating func bind(sharing: SharedBinding? = nil) -> (targets: TargetMap, registrations: [[Registration]]) {
+    /// Binds every service.
+    mutating func bind() -> (targets: TargetMap, registrations: [Registration]) {
         bindingDiagnostics += registry.duplicateDiagnostics
         values.resolveParameters()
         bindingDiagnostics += values.removeDiagnostics()
@@ -28,38 +27,34 @@ struct Binder {
             if let entry = entries[key] { factories[key] = (index, entry) }
         }
         let plan = BindingPlan(manifest: manifest, factoryKeys: factoryKeys, factories: factories, values: values)
-        // The parts store their targets straight into the table's array, by position.
-        var parts: [BoundPart] = []
+        // Binding stores the targets straight into the table's array, by position.
+        var bound: BoundServices?
         let byPosition = [ResolutionTarget?](unsafeUninitializedCapacity: manifest.services.count) { slots, count in
             slots.initialize(repeating: nil)
             count = slots.count
-            let targets = TargetBuffer(slots: slots)
-            parts = sharing?.bind(plan, targets: targets) ?? [plan.bind(manifest.services.indices, targets: targets)]
+            bound = plan.bind(manifest.services.indices, targets: TargetBuffer(slots: slots))
         }
+        let services = bound!
 
         // Most types are listed by one service, without a name: such a type resolves the
         // service's own target, and the table stores its position, without reading the target.
         // A type listed again, or with a name, gathers its entries aside, and its table entry
         // is replaced once all are in. The table is sized once: growing a table of 100,000
         // entries copies it, and the copy is what sets the high-water mark of memory.
-        var aliases = [NameKey: Int](minimumCapacity: parts.reduce(0) { $0 + $1.claims.count })
+        var aliases = [NameKey: Int](minimumCapacity: services.claims.count)
         var gathering: [NameKey: Alias] = [:]
-        var usedFactories = [Bool](repeating: false, count: factoryKeys.count)
-        for part in parts {
-            for (entry, position) in part.claims {
-                if case .none = byPosition[position] { continue }
-                let type = NameKey(entry.type)
-                let earlier = aliases.updateValue(position, forKey: type)
-                if earlier == nil && entry.name == nil { continue }
-                // An earlier entry not gathered yet was the type's first, and unnamed.
-                let target = byPosition[position]!
-                var alias = gathering[type] ?? earlier.map { .shared(byPosition[$0]!) } ?? .start(target.serviceKey)
-                alias.add(entry, of: target)
-                gathering[type] = alias
-            }
-            for (index, used) in part.usedFactories.enumerated() where used { usedFactories[index] = true }
-            bindingDiagnostics += part.diagnostics
+        for (entry, position) in services.claims {
+            if case .none = byPosition[position] { continue }
+            let type = NameKey(entry.type)
+            let earlier = aliases.updateValue(position, forKey: type)
+            if earlier == nil && entry.name == nil { continue }
+            // An earlier entry not gathered yet was the type's first, and unnamed.
+            let target = byPosition[position]!
+            var alias = gathering[type] ?? earlier.map { .shared(byPosition[$0]!) } ?? .start(target.serviceKey)
+            alias.add(entry, of: target)
+            gathering[type] = alias
         }
+        bindingDiagnostics += services.diagnostics
         var gathered: [ResolutionTarget] = []
         gathered.reserveCapacity(gathering.count)
         for (type, alias) in gathering {
@@ -68,13 +63,13 @@ struct Binder {
         }
         let targets = TargetMap(positions: manifest.servicePositions, byPosition: byPosition,
                                 aliases: aliases, gathered: gathered)
-        for (index, used) in usedFactories.enumerated() where !used {
+        for (index, used) in services.usedFactories.enumerated() where !used {
             let key = factoryKeys[index]
             bindingDiagnostics.append(Diagnostic(.info, "factory '\(key)' is registered but no service uses it",
                                                  at: entries[key]?.location))
         }
         sortDiagnostics()
-        return (targets, parts.map(\.registrations))
+        return (targets, services.registrations)
     }
 
     /// Errors first, then warnings, then information; each in manifest order (files as loaded,

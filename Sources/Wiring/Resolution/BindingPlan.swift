@@ -1,15 +1,12 @@
-/// What binding any part of a manifest's services reads, fixed before the first is bound:
-/// the registry's factories, the resolved parameters and which services are decorated.
-///
-/// A plan is read-only, so two threads can bind parts of one manifest with it at once
-/// (``SharedBinding``); each part keeps its own problems and its own record of the factories
-/// used, and ``Binder`` joins the parts in manifest order.
-struct BindingPlan: Sendable {
+/// What binding a manifest's services reads, fixed before the first is bound: the registry's
+/// factories, the resolved parameters and which services are decorated. ``Binder`` makes one
+/// and gathers what ``bind(_:targets:)`` returns into the container's table.
+struct BindingPlan {
     let manifest: Manifest
     /// The registry as binding started: each key's place in `factoryKeys`, and its factory.
     let factoryKeys: [String]
     let factories: [NameKey: (index: Int, entry: FactoryRegistry.Entry)]
-    /// The parameters resolved, with no problem recorded yet: each part records its own.
+    /// The parameters resolved, with no problem recorded yet.
     let values: ValueResolver
     let argumentValues: ArgumentValues
     /// Decorators of each service, in manifest order.
@@ -39,13 +36,10 @@ struct BindingPlan: Sendable {
 
     /// Binds the services at `positions` of the manifest (decorators are bound with the
     /// service they decorate), storing each one's target at its position in `targets`.
-    ///
-    /// Parts of one manifest may write `targets` at once: a position is written only by the
-    /// part that binds its service, or the service it decorates.
-    func bind(_ positions: Range<Int>, targets: TargetBuffer) -> BoundPart {
-        var binder = PartBinder(plan: self, targets: targets)
+    func bind(_ positions: Range<Int>, targets: TargetBuffer) -> BoundServices {
+        var binder = ServiceBinder(plan: self, targets: targets)
         binder.bind(positions)
-        return binder.part
+        return binder.bound
     }
 
     /// The decorators of `key` in the order they apply: a chain of decorators (C decorates B
@@ -58,32 +52,29 @@ struct BindingPlan: Sendable {
     }
 }
 
-/// Where the parts of a binding store each service's target, by position in the manifest: a
-/// decorator's is the target of the service it decorates.
-///
-/// Shared by the threads that bind parts: each position is written by one part only, and read
-/// once every part is done. Stored targets are not counted again when they are gathered into
-/// the container's table, which is where the buffer's memory ends up.
-struct TargetBuffer: @unchecked Sendable {
+/// Where binding stores each service's target, by position in the manifest: a decorator's is
+/// the target of the service it decorates. The buffer is the container table's own array, so
+/// stored targets are not copied or counted again when the table is made.
+struct TargetBuffer {
     let slots: UnsafeMutableBufferPointer<ResolutionTarget?>
 }
 
-/// The services of one part of a manifest, bound.
-struct BoundPart: Sendable {
+/// A manifest's services, bound.
+struct BoundServices {
     /// Each service's registration, then its named variants', in manifest order.
     var registrations: [Registration] = []
     /// The `implements` entries of the services bound (and of their decorators), in manifest
     /// order, each with the position of the target it resolves to.
     var claims: [(entry: ImplementsEntry, position: Int)] = []
     var diagnostics: [Diagnostic] = []
-    /// Whether a service of the part uses the factory at each place of the plan's `factoryKeys`.
+    /// Whether a service uses the factory at each place of the plan's `factoryKeys`.
     var usedFactories: [Bool]
 }
 
-/// Binds the services of one part, collecting what it finds into a ``BoundPart``.
-private struct PartBinder {
+/// Binds services, collecting what it finds into a ``BoundServices``.
+private struct ServiceBinder {
     let plan: BindingPlan
-    var part: BoundPart
+    var bound: BoundServices
     private let targets: TargetBuffer
     private var values: ValueResolver
 
@@ -91,26 +82,25 @@ private struct PartBinder {
         self.plan = plan
         self.targets = targets
         values = plan.values
-        part = BoundPart(usedFactories: Array(repeating: false, count: plan.factoryKeys.count))
+        bound = BoundServices(usedFactories: Array(repeating: false, count: plan.factoryKeys.count))
     }
 
     mutating func bind(_ positions: Range<Int>) {
-        // The services are read in place: a copy would retain each one's storage, which the
-        // validating thread reads meanwhile, and the two threads' counts would collide.
+        // The services are read in place, without retaining each one's storage.
         plan.manifest.services[positions].withUnsafeBufferPointer { services in
-            // Sized once, in one pass: a part of a large manifest holds thousands of each.
+            // Sized once, in one pass: a large manifest holds thousands of each.
             var registrationCount = services.count, claimCount = 0
             for offset in services.indices {
                 registrationCount += services[offset].names.count
                 claimCount += services[offset].implements.count
             }
-            part.registrations.reserveCapacity(registrationCount)
-            part.claims.reserveCapacity(claimCount)
+            bound.registrations.reserveCapacity(registrationCount)
+            bound.claims.reserveCapacity(claimCount)
             for offset in services.indices {
                 bind(services[offset], at: positions.lowerBound + offset)
             }
         }
-        part.diagnostics += values.diagnostics
+        bound.diagnostics += values.diagnostics
     }
 
     // Every factory key and every value is checked, even when an earlier one failed, so that
@@ -122,7 +112,7 @@ private struct PartBinder {
         var complete = true
         for decorator in decorators {
             if decorator.scope != nil || !decorator.names.isEmpty {
-                part.diagnostics.append(.warning(
+                bound.diagnostics.append(.warning(
                     "decorator '\(decorator.key)' lives in the scope and names of '\(service.key)', which it decorates; its own 'scope' and 'names' are not used",
                     at: decorator.scope?.location ?? decorator.names.first?.location))
             }
@@ -144,7 +134,7 @@ private struct PartBinder {
                 key: service.key, name: nil, location: service.location, factoryKey: service.factoryKey,
                 make: make, args: LazyArguments(args, values: plan.argumentValues), scope: scope,
                 keeping: keeping(scope, timeToLive: service.timeToLive?.value), decorators: steps)
-            part.registrations.append(registration)
+            bound.registrations.append(registration)
             base = registration
         }
         let variants = service.names
@@ -161,7 +151,7 @@ private struct PartBinder {
                 key: service.key, name: variant.name, location: variant.location, factoryKey: factoryKey,
                 make: variantMake, args: LazyArguments(args, overriddenBy: variant.args, values: plan.argumentValues),
                 scope: variantScope, keeping: keeping(variantScope, timeToLive: timeToLive), decorators: steps)
-            part.registrations.append(registration)
+            bound.registrations.append(registration)
             named[variant.name] = registration
         }
         guard let base else { return }
@@ -170,9 +160,9 @@ private struct PartBinder {
         for decorator in decorators {
             if let position = plan.manifest.serviceIndex(of: decorator.key) { targets.slots[position] = target }
         }
-        for entry in service.implements { part.claims.append((entry, index)) }
+        for entry in service.implements { bound.claims.append((entry, index)) }
         for decorator in decorators {
-            for entry in decorator.implements { part.claims.append((entry, index)) }
+            for entry in decorator.implements { bound.claims.append((entry, index)) }
         }
     }
 
@@ -190,11 +180,11 @@ private struct PartBinder {
     ) -> (@Sendable (FactoryContext) throws -> Any)? {
         guard let (index, entry) = plan.factories[key] else {
             let owner = variant.map { "\(service.key)[\($0)]" } ?? service.key
-            part.diagnostics.append(.unregisteredFactory(
+            bound.diagnostics.append(.unregisteredFactory(
                 key, of: owner, registered: plan.factoryKeys, at: location ?? service.factory?.location ?? service.location))
             return nil
         }
-        part.usedFactories[index] = true
+        bound.usedFactories[index] = true
         return entry.make
     }
 

@@ -53,8 +53,8 @@ public final class Container: Sendable {
     public let diagnostics: [Diagnostic]
 
     let targets: TargetMap
-    /// Every registration, in the parts binding made them in (see ``BoundPart``).
-    let registrations: [[Registration]]
+    /// Every registration: each service's, then its named variants', in manifest order.
+    let registrations: [Registration]
     let now: @Sendable () -> ContinuousClock.Instant
     /// The logger, when one was given.
     let logger: Logger?
@@ -74,13 +74,7 @@ public final class Container: Sendable {
     }
 
     /// Loads the manifest at `path` (with its imports and overlay files) and builds a container
-    /// from it with the chosen contexts applied.
-    ///
-    /// On a machine with more than one processor, a large file (from 128 KiB) is read by two
-    /// threads: its `services:` section in pieces when it can be cut cleanly, or else parsed on
-    /// one thread while the other builds the tree. A large manifest (from 500 services) is
-    /// validated on a second thread while this one binds it. The container, its diagnostics and
-    /// the errors thrown are the same as one thread would give.
+    /// from it with the chosen contexts applied, on the caller's thread.
     ///
     /// - Throws: ``ManifestError`` with every problem of the manifest, of the contexts or of
     ///   binding it.
@@ -90,41 +84,10 @@ public final class Container: Sendable {
     ) throws(ManifestError) {
         let environment = options.environment ?? ProcessInfo.processInfo.environment
         let loader = ManifestLoader(environment: environment)
-        let read = loader.read(path)
-        guard read.manifest.services.count >= Self.concurrentBindingThreshold, Parallelism.isAvailable else {
-            let validation = loader.finishCheck(read, eachContext: false)
-            guard let manifest = validation.manifest else { throw ManifestError(validation.diagnostics) }
-            try self.init(manifest: manifest, registry: registry, contexts: contexts, options: options)
-            return
-        }
-        // A large manifest is validated on another thread while this one binds it; that
-        // thread then helps bind what is left. Binding copes with a manifest that fails
-        // validation; its result is then dropped, and the validation's errors are thrown, as
-        // when the two run one after the other.
-        let sharing = SharedBinding()
-        let validating = OtherThread {
-            let validation = loader.finishCheck(read, eachContext: false)
-            if validation.succeeded { sharing.help() }
-            return validation
-        }
-        let bound = Result { () throws(ManifestError) in
-            try Bound(read.manifest, registry: registry, contexts: contexts, environment: environment, sharing: sharing)
-        }
-        let validation = validating.join()
+        let validation = loader.finishCheck(loader.read(path), eachContext: false)
         guard let manifest = validation.manifest else { throw ManifestError(validation.diagnostics) }
-        var binding = try bound.get()
-        binding.manifest.diagnostics = manifest.diagnostics
-        self.init(bound: binding, options: options)
+        try self.init(manifest: manifest, registry: registry, contexts: contexts, options: options)
     }
-
-    /// From this many services, a container validates and binds at once, on two threads.
-    static let concurrentBindingThreshold = 500
-
-    /// From this many services, a container built from a manifest already loaded, with no
-    /// contexts to check, binds on two threads. With nothing to check, the second thread only
-    /// helps bind, and below this starting it costs about what it saves (at 10,000 services
-    /// it saves about a fifth; at 2,000, nothing).
-    static let helpedBindingThreshold = 4_000
 
     /// A manifest bound to a registry with its contexts applied: what a container is made of.
     struct Bound: Sendable {
@@ -132,43 +95,16 @@ public final class Container: Sendable {
         let activeContexts: [ActiveContext]
         let diagnostics: [Diagnostic]
         let targets: TargetMap
-        let registrations: [[Registration]]
+        let registrations: [Registration]
 
-        /// Applies `contexts` to `loaded` and binds it; `sharing` lets the thread validating
-        /// `loaded` meanwhile help bind it.
-        ///
-        /// Without `sharing`, a large manifest is bound on two threads unless `concurrently` is
-        /// `false` (see ``Container/concurrentBindingThreshold`` with contexts to check, and
-        /// ``Container/helpedBindingThreshold`` without): the other one first checks the
-        /// manifest with `contexts` applied, then helps bind it. The container and the errors
-        /// thrown are the same as when the two steps run one after the other: the check's
-        /// errors, if it finds any, else binding's.
+        /// Applies `contexts` to `loaded` and binds it.
         init(
-            _ loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection, environment: [String: String],
-            sharing: SharedBinding? = nil, concurrently: Bool = true
+            _ loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection, environment: [String: String]
         ) throws(ManifestError) {
             let active = try contexts.resolve(for: loaded)
-            let names = active.map(\.name)
-            var sharing = sharing
-            var checking: OtherThread<ManifestError?>?
-            let threshold = names.isEmpty ? Container.helpedBindingThreshold : Container.concurrentBindingThreshold
-            if concurrently, sharing == nil, loaded.services.count >= threshold, Parallelism.isAvailable {
-                manifest = try loaded.merging(contexts: names)
-                let helper = SharedBinding()
-                // With no contexts to check, the other thread only helps: it waits for
-                // binding to start rather than find nothing to take yet.
-                checking = OtherThread { [manifest] in
-                    let errors = manifest.errors(withContexts: names)
-                    if errors == nil { helper.help(waitingForStart: true) }
-                    return errors
-                }
-                sharing = helper
-            } else {
-                manifest = try loaded.applying(contexts: names)
-            }
+            manifest = try loaded.applying(contexts: active.map(\.name))
             var binder = Binder(manifest: manifest, registry: registry, environment: environment)
-            let table = binder.bind(sharing: sharing)
-            if let errors = checking.take()?.join() { throw errors }
+            let table = binder.bind()
             if binder.diagnostics.containsErrors {
                 throw ManifestError(binder.diagnostics.filter { $0.severity != .info })
             }
@@ -179,7 +115,7 @@ public final class Container: Sendable {
         }
     }
 
-    /// Builds a container from a loaded manifest and a registry.
+    /// Builds a container from a loaded manifest and a registry, on the caller's thread.
     ///
     /// - Throws: ``ManifestError`` listing, each at its position, every factory key that is not
     ///   registered (with a did-you-mean), every environment variable that is unset with no
@@ -187,12 +123,6 @@ public final class Container: Sendable {
     ///
     /// The contexts are applied once, here: the container is a plain table, so resolving costs
     /// the same with contexts as without. To switch contexts, build another container.
-    ///
-    /// On a machine with more than one processor, a large manifest (from 500 services with
-    /// contexts applied) is checked with the contexts on a second thread while this one binds
-    /// it, and that thread then helps bind; with no contexts, a second thread helps bind from
-    /// 4,000 services. The container and the errors thrown are the same as one thread would
-    /// give.
     public convenience init(
         manifest loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection = .launch(),
         options: Options = Options()
@@ -641,7 +571,7 @@ public final class Container: Sendable {
     /// Slots first, then the type cache: a resolve that read an old instance from a slot began
     /// before the generation moved on, so it cannot cache that instance again.
     private func reset(where matches: (Registration) -> Bool) {
-        for registration in registrations.joined() where matches(registration) {
+        for registration in registrations where matches(registration) {
             if case .kept(_, _, let slot) = registration.keeping { slot.reset() }
         }
         typeCache.write { cache in

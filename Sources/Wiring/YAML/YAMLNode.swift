@@ -27,8 +27,7 @@ package struct YAMLNode: Sendable, Equatable {
         self.column = column
     }
 
-    /// What stands at `line` and `column` for what the reader does not build there: an undefined
-    /// alias (reported), or an entry of the streamed section (stored, and handed over).
+    /// What stands at `line` and `column` for an undefined alias, already reported.
     package static func placeholder(line: Int32, column: Int32) -> YAMLNode {
         YAMLNode(.scalar("", .plain), tag: .placeholder, line: line, column: column)
     }
@@ -37,14 +36,6 @@ package struct YAMLNode: Sendable, Equatable {
     package var scalar: String? {
         if case .scalar(let text, _) = content { return text }
         return nil
-    }
-
-    /// This mapping's pairs, the place among them of the key `key`, and the pairs of the
-    /// mapping that key holds; `nil` unless this is a mapping where `key` holds a mapping.
-    package func section(_ key: String) -> (pairs: [YAMLPair], index: Int, entries: [YAMLPair])? {
-        guard case .mapping(let pairs) = content, let index = pairs.firstIndex(where: { $0.key.scalar == key }),
-              case .mapping(let entries) = pairs[index].value.content else { return nil }
-        return (pairs, index, entries)
     }
 
     /// A short name for the kind of node, for messages: "a string", "a list", "a mapping".
@@ -82,8 +73,8 @@ package enum YAMLTag: Sendable, Hashable, BitwiseCopyable {
     case merge
     /// `!secret`: a value that must never be shown in messages, logs or output.
     case secret
-    /// `!replace`: in a context, a mapping or list that replaces the service's instead of
-    /// merging with it.
+    /// `!replace`: a mapping or list that replaces what it overrides instead of merging with it
+    /// (the reader only carries it; its reader above gives it meaning).
     case replace
     /// Stands in for an undefined alias, already reported: later stages say nothing more of it.
     case placeholder

@@ -203,49 +203,6 @@ struct ManifestLoaderTests {
         #expect(result.diagnostics[1].notes == [Diagnostic.Note("first declared here", at: SourceLocation(file: TestSupport.fixture("imports/root.yaml"), line: 4, column: 3))])
     }
 
-    /// A root file of 128 KB or more has its imports read on another thread while it is
-    /// decoded: what it reports and loads must be what reading each import in its turn gives.
-    @Test func aLargeRootReadsItsImportsAheadWithTheSameResult() throws {
-        let folder = try TestSupport.temporaryFolder().appendingPathComponent("imports")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for name in ["root", "a", "b", "diamond", "left", "right", "shared-logging"] {
-            try FileManager.default.copyItem(atPath: TestSupport.fixture("imports/\(name).yaml"),
-                                             toPath: folder.appendingPathComponent("\(name).yaml").path)
-        }
-        // An import whose own reading and decoding report problems.
-        try "wiring: 1\nservices:\n  Odd: { factori: x, scope: [a }\n  Odder: { factori: y }\n"
-            .write(to: folder.appendingPathComponent("odd.yaml"), atomically: true, encoding: .utf8)
-        try "wiring: 1\nservices:\n  Odd: { factori: x }\n  Odder: { factori: y }\n"
-            .write(to: folder.appendingPathComponent("odder.yaml"), atomically: true, encoding: .utf8)
-        let root = folder.appendingPathComponent("root.yaml")
-        let text = try String(contentsOf: root, encoding: .utf8)
-        try text.replacingOccurrences(of: "b.yaml]", with: "b.yaml, odd.yaml, odder.yaml]").write(to: root, atomically: true, encoding: .utf8)
-        let padding = (0..<5_000).map { "  Padding\($0): { factory: pad }\n" }.joined()
-        for name in ["root", "diamond"] {
-            let text = try String(contentsOf: folder.appendingPathComponent("\(name).yaml"), encoding: .utf8)
-            try (text + padding).write(to: folder.appendingPathComponent("large-\(name).yaml"), atomically: true, encoding: .utf8)
-        }
-        #expect(try Data(contentsOf: folder.appendingPathComponent("large-root.yaml")).count >= YAMLPipelining.threshold)
-        func headlines(_ name: String) -> [String] {
-            ManifestLoader(environment: [:]).validate(folder.appendingPathComponent(name).path).diagnostics
-                .map { $0.headline.replacingOccurrences(of: folder.path + "/", with: "") }
-        }
-        // Cannot read one import, others with problems of their own (YAML, keys, declarations),
-        // and an import cycle.
-        #expect(headlines("large-root.yaml") == headlines("root.yaml").map { $0.replacingOccurrences(of: "root.yaml", with: "large-root.yaml") })
-        #expect(headlines("root.yaml").count == 7)
-
-        // Two imports that both import a third: read once, in the same order.
-        let small = try ManifestLoader(environment: [:]).load(folder.appendingPathComponent("diamond.yaml").path)
-        let large = try ManifestLoader(environment: [:]).load(folder.appendingPathComponent("large-diamond.yaml").path)
-        #expect(large.services.map(\.key).filter { !$0.hasPrefix("Padding") } == small.services.map(\.key))
-        #expect(large.services.count == small.services.count + 5_000)
-        #expect(large.contexts.map(\.name) == small.contexts.map(\.name))
-        let names = { (manifest: Manifest) in manifest.files.map { ($0 as NSString).lastPathComponent } }
-        #expect(names(large) == names(small).map { $0 == "diamond.yaml" ? "large-diamond.yaml" : $0 })
-        #expect(names(small).count == 4)
-    }
-
     /// A service declared in three files keeps its first declaration: both later ones point at
     /// it, and what looks the key up afterwards (a decorator, a container) finds the first.
     @Test func aServiceDeclaredThriceKeepsItsFirstDeclaration() throws {

@@ -244,8 +244,7 @@ struct ManifestValueTests {
         for text in texts {
             for style in styles {
                 for tag in tags {
-                    var utf8 = text
-                    let index = utf8.withUTF8 { store.appendScalar($0, style: style, tag: tag, line: 1, column: 1) }
+                    let index = store.append(YAMLNode(.scalar(text, style), tag: tag, line: 1, column: 1))
                     var expected: String?
                     if case .string(let resolved)? = YAMLNode.resolve(text, style: style, tag: tag) { expected = resolved }
                     #expect(store.stringValue(index) == expected, "\(text) \(style) \(tag)")

@@ -3,12 +3,12 @@ import Testing
 @testable import Wiring
 
 /// The census a manifest carries (``ServiceCensus``) is noted while its services are decoded,
-/// piece by piece and file by file; the validator sizes its tables by it and finds decorators
+/// file by file; the validator sizes its tables by it and finds decorators
 /// through it, and so does binding. It must be what counting the services gives.
 @Suite("Service census")
 struct ServiceCensusTests {
     /// Services with `implements` entries named and unnamed, named variants, and decorators
-    /// here and there, so that pieces of a large file hold some of each.
+    /// here and there.
     private func services(_ range: Range<Int>, prefix: String = "S") -> String {
         var text = ""
         for index in range {
@@ -20,13 +20,10 @@ struct ServiceCensusTests {
         return text
     }
 
-    @Test func aFileReadInPiecesCountsWhatItsServicesHold() throws {
+    @Test func aLargeFileCountsWhatItsServicesHold() throws {
         let text = "wiring: 1\nservices:\n" + services(0..<2_000)
-        var decoder = ManifestFileDecoder(file: "big.yaml", environment: [:])
-        let read = YAMLReader.read(Array(text.utf8), file: "big.yaml", streaming: "services", into: &decoder, pipelining: .split)
-        #expect(read.readSplit)
-        let file = decoder.decode(read.root)
-        #expect(decoder.diagnostics.isEmpty)
+        let (diagnostics, file) = ManifestLoader.readFile(Array(text.utf8), path: "big.yaml", limits: .default, environment: [:])
+        #expect(diagnostics.isEmpty)
         #expect(file.services.count == 2_000)
         #expect(file.census == ServiceCensus(of: file.services))
         #expect(file.census.decorators.count == 54)
@@ -36,13 +33,11 @@ struct ServiceCensusTests {
         #expect(file.census.namedClaims == 667 + 134 * 2)
     }
 
-    @Test func servicesMergedIntoTheSectionAreCountedAfterTheStreamedOnes() throws {
-        // A merge key in the section: its services are not streamed but decoded with the tree.
+    @Test func servicesMergedIntoTheSectionAreCountedAfterTheOthers() throws {
+        // A merge key in the section: its services follow those written there.
         let text = "wiring: 1\nx-more: &more\n" + services(0..<20, prefix: "M") + "services:\n  <<: *more\n" + services(0..<40)
-        var decoder = ManifestFileDecoder(file: "merged.yaml", environment: [:])
-        let read = YAMLReader.read(Array(text.utf8), file: "merged.yaml", streaming: "services", into: &decoder)
-        let file = decoder.decode(read.root)
-        #expect(decoder.diagnostics.isEmpty)
+        let (diagnostics, file) = ManifestLoader.readFile(Array(text.utf8), path: "merged.yaml", limits: .default, environment: [:])
+        #expect(diagnostics.isEmpty)
         #expect(file.services.count == 60)
         #expect(file.census == ServiceCensus(of: file.services))
     }

@@ -84,20 +84,15 @@ package struct ManifestAssembler {
     /// one's position by key, and their census when the files' censuses make it up; the files
     /// are left without services.
     ///
-    /// The keys are read from each file's ``ManifestFile/serviceKeys``, not from the services:
-    /// the services of a large file were made by the threads that read it, and reading each
-    /// one's storage here would miss the cache once per service. The root file's keys come
-    /// indexed when the reader joined its pieces (``ManifestFile/serviceIndex``): the index
-    /// grows from there.
+    /// The keys are read from each file's ``ManifestFile/serviceKeys``, a plain array beside
+    /// the services, rather than from each service's storage.
     private mutating func mergeServices(
         of files: inout [ManifestFile]
     ) -> ([ServiceDefinition], [NameKey: Int], ServiceCensus?) {
         let count = files.reduce(0) { $0 + $1.serviceKeys.count }
-        let indexed = files.isEmpty ? nil : files[0].takeServiceIndex()
-        var serviceIndex = indexed ?? [NameKey: Int](minimumCapacity: count)
-        serviceIndex.reserveCapacity(count)
+        var serviceIndex = [NameKey: Int](minimumCapacity: count)
         var unique = true
-        scan: for file in files.dropFirst(indexed == nil ? 0 : 1) {
+        scan: for file in files {
             for key in file.serviceKeys where serviceIndex.updateValue(serviceIndex.count, forKey: key) != nil {
                 unique = false
                 break scan

@@ -1,13 +1,13 @@
 /// Turns one file's YAML into a ``ManifestFile``, reporting every unknown key and every value
 /// of the wrong kind at its position, and carrying on so that one pass finds them all.
 ///
-/// It reads stored nodes (``StoredNode``): the entries the reader streams as the reader stored
-/// them, and the rest of the file once stored in a store of its own. What outlives reading,
-/// such as `args`, is copied into the decoder's value store.
-package struct ManifestFileDecoder: YAMLSectionConsumer {
+/// The reader's tree is copied once into a ``ValueStore`` and decoded from there as stored
+/// nodes (``StoredNode``); what outlives reading, such as `args`, is copied into the
+/// decoder's own value store.
+package struct ManifestFileDecoder {
     package let file: String
     private let fileID: UInt32
-    /// Where the values read from this file (or piece) are kept.
+    /// Where the values read from this file are kept.
     private let values: ValueStore
     package private(set) var diagnostics: [Diagnostic] = []
     /// The environment `${NAME}` references are checked against.
@@ -15,25 +15,6 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
     /// The `$(name)` references found so far, and the context being decoded.
     private var parameterReferences = ParameterReferences()
     private var currentContext: String?
-    /// Services decoded as the reader streamed them, before the rest of the tree.
-    private var streamedServices: [ServiceDefinition] = []
-    /// Their keys, beside them (see ``ManifestFile/serviceKeys``), and their census.
-    private var streamedKeys: [String] = []
-    private var streamedCensus = ServiceCensus()
-    /// Everything but the services, decoded while the reader still read the section's pieces.
-    private var decodedRest: DecodedRest?
-    /// Told the file's imports as soon as they are decoded, before the rest of the file: the
-    /// loader may start reading them.
-    package var importsFound: (@Sendable ([Located<String>]) -> Void)?
-
-    /// The file without its services, decoded early (see ``readRest(_:)``), with what that
-    /// reported and found, kept apart to join the rest in the order decoding it all gives.
-    private struct DecodedRest {
-        var file: ManifestFile
-        /// From the keys before `services` (the version, imports, parameters, scopes), and after.
-        var diagnostics: (before: [Diagnostic], after: [Diagnostic])
-        var references: (before: ParameterReferences, after: ParameterReferences)
-    }
 
     package init(file: String, environment: [String: String]) {
         self.file = file
@@ -50,19 +31,7 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         diagnostics.append(.error(message, at: location(node)))
     }
 
-    /// The tree without the entries of `services` that the reader streamed, which stand there
-    /// as placeholders: they are decoded already, and storing them again would cost as much.
-    private static func withoutStreamedEntries(_ root: YAMLNode) -> YAMLNode {
-        guard case (var top, let index, var entries)? = root.section("services"),
-              entries.contains(where: { $0.value.tag == .placeholder }) else { return root }
-        entries.removeAll { $0.value.tag == .placeholder }
-        top[index].value.content = .mapping(entries)
-        var trimmed = root
-        trimmed.content = .mapping(top)
-        return trimmed
-    }
-
-    /// A tree of this file in a store of its own, to be read like a streamed entry.
+    /// A tree of this file in a store of its own, to be read as stored nodes.
     private func stored(_ node: YAMLNode) -> StoredNode {
         let store = ValueStore(fileID: fileID)
         return StoredNode(store: store, index: store.append(node))
@@ -70,92 +39,15 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
 
     // MARK: - Top level
 
-    /// Decodes one entry of `services:` as soon as the reader completes it.
-    package mutating func consume(_ entry: StoredPair) {
-        guard let key = key(entry.key) else { return }
-        let service = service(key, entry)
-        streamedServices.append(service)
-        streamedKeys.append(key)
-        streamedCensus.note(service)
-    }
-
-    /// A decoder of the same file that has decoded nothing, for the entries the reader reads
-    /// on another thread.
-    package func emptyCopy() -> ManifestFileDecoder {
-        var copy = ManifestFileDecoder(file: file, environment: environment)
-        copy.importsFound = importsFound
-        return copy
-    }
-
-    /// Sizes the value store for a piece of `count` bytes. The values kept (args above all)
-    /// take about a slot for every 13 bytes of the loading benchmark's `services:` and a byte
-    /// of short scalars for every 3.7; the estimate errs high, since falling short by one slot
-    /// copies every slot once more, and ``finish()`` gives back the rest.
-    package mutating func reserveCapacity(forBytes count: Int) {
-        values.reserveCapacity(slots: count / 12, bytes: count / 3)
-    }
-
-    /// Trims the values this decoder stored, on the thread that read its piece.
-    package mutating func finish() {
-        values.seal()
-    }
-
-    /// Takes over the services, problems and references `later` decoded, which follow this
-    /// decoder's in the file.
-    package mutating func append(_ later: consuming ManifestFileDecoder) {
-        streamedServices += later.streamedServices
-        streamedKeys += later.streamedKeys
-        streamedCensus.append(later.streamedCensus)
-        diagnostics += later.diagnostics
-        parameterReferences.append(contentsOf: later.parameterReferences)
-        if let rest = later.decodedRest { decodedRest = rest }
-    }
-
-    /// Decodes everything but the services of the tree the reader read apart from the
-    /// section's pieces, while another thread reads them; ``decode(_:sectionIndex:)`` then
-    /// decodes only the services.
-    package mutating func readRest(_ root: YAMLNode) {
-        /// What `array` gained since `start`, split at `middle`, taken out of it.
-        func taken<Element>(from array: inout [Element], since start: Int, splitAt middle: Int) -> (before: [Element], after: [Element]) {
-            defer { array.removeSubrange(start...) }
-            return (Array(array[start..<middle]), Array(array[middle...]))
-        }
-        let start = (diagnostics.count, parameterReferences.count)
+    /// Decodes the tree of the file.
+    package mutating func decode(_ root: YAMLNode?) -> ManifestFile {
         var manifest = ManifestFile(path: file)
-        let top = decodeTop(Self.withoutStreamedEntries(root), into: &manifest)
-        let middle = (diagnostics.count, parameterReferences.count)
-        if let top { decodeContexts(top, into: &manifest) }
-        let problems = taken(from: &diagnostics, since: start.0, splitAt: middle.0)
-        let after = parameterReferences.take(from: middle.1)
-        let found = (before: parameterReferences.take(from: start.1), after: after)
-        // With no top level to decode, `decode` reports it as it reads the tree whole.
-        if top != nil { decodedRest = DecodedRest(file: manifest, diagnostics: problems, references: found) }
-    }
-
-    /// Decodes the tree of the file, whose streamed entries this decoder received already.
-    ///
-    /// - Parameter sectionIndex: The reader's index of `services` (see ``SectionIndex``), which
-    ///   gives each service's position when every pair of the section became a service.
-    package mutating func decode(_ root: YAMLNode?, sectionIndex: SectionIndex? = nil) -> ManifestFile {
-        if var rest = decodedRest.take() {
-            // The rest was decoded while the pieces were read: the services are left.
-            diagnostics += rest.diagnostics.before
-            parameterReferences.append(contentsOf: rest.references.before)
-            // A section read in pieces is a mapping: the entries left in it are those merged in
-            // with `<<`, which the reader did not stream.
-            if let root, case (let top, let index, let entries)? = Self.withoutStreamedEntries(root).section("services") {
-                decodeServices(entries.isEmpty ? nil : stored(top[index].value), sectionIndex: sectionIndex, into: &rest.file)
-            }
-            diagnostics += rest.diagnostics.after
-            parameterReferences.append(contentsOf: rest.references.after)
-            rest.file.parameterReferences = parameterReferences
-            values.seal()
-            return rest.file
-        }
-        var manifest = ManifestFile(path: file)
-        guard let fields = decodeTop(root.map(Self.withoutStreamedEntries), into: &manifest) else { return manifest }
+        guard let fields = decodeTop(root, into: &manifest) else { return manifest }
         if let node = fields[.services] {
-            decodeServices(node, sectionIndex: sectionIndex, into: &manifest)
+            for pair in pairs(node, "'services'") {
+                guard let key = key(pair.key) else { continue }
+                manifest.append(service(key, pair))
+            }
         }
         decodeContexts(fields, into: &manifest)
         manifest.parameterReferences = parameterReferences
@@ -195,7 +87,6 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
         }
         if let node = fields[.imports] {
             manifest.imports = list(node, "'imports'").compactMap { string($0, "an import") }
-            if !manifest.imports.isEmpty { importsFound?(manifest.imports) }
         }
         if let node = fields[.parameters] {
             manifest.parameters = parameters(node, in: "'parameters'")
@@ -204,20 +95,6 @@ package struct ManifestFileDecoder: YAMLSectionConsumer {
             decodeScopes(node, into: &manifest)
         }
         return fields
-    }
-
-    /// Takes the services streamed to this decoder, and decodes those of `node` (the value of
-    /// `services`, without the streamed entries) that were not streamed.
-    private mutating func decodeServices(_ node: StoredNode?, sectionIndex: SectionIndex?, into manifest: inout ManifestFile) {
-        let count = streamedServices.count
-        let index = sectionIndex.flatMap { $0.pairs == count && $0.positions.count == count ? $0.positions : nil }
-        manifest.setServices(streamedServices, keys: streamedKeys, census: streamedCensus, index: index)
-        guard let node else { return }
-        // Entries the reader did not stream (merged in with `<<`) are decoded here.
-        for pair in pairs(node, "'services'") {
-            guard let key = key(pair.key) else { continue }
-            manifest.append(service(key, pair))
-        }
     }
 
     private mutating func decodeContexts(_ fields: Fields, into manifest: inout ManifestFile) {

@@ -5,49 +5,16 @@ extension ManifestLoader {
     package static func exercise(_ bytes: [UInt8]) {
         let file = "fuzz.yaml"
         let environment = ["HOME": "/root", "EMPTY": ""]
-        var decoder = ManifestFileDecoder(file: file, environment: environment)
         let limits = YAMLLimits(maxFileSize: 1 << 20, maxDepth: 64, maxAliasExpansion: 100_000)
-        // Read on one thread, then pipelined, then split: all must give the same tree,
-        // entries and problems.
-        var streamed = YAMLEntryCollector()
-        let yaml = YAMLReader.read(bytes, file: file, limits: limits, streaming: "services", into: &streamed, pipelining: .never)
-        // Streamed entries are stored as read, not built as nodes: they must hold what a read
-        // that builds every node gives, with the same problems.
-        let built = YAMLReader.read(bytes, file: file, limits: limits, pipelining: .never)
-        precondition(streamed.restoring(into: yaml.root, section: "services") == built.root
-                     && yaml.diagnostics.map(\.description) == built.diagnostics.map(\.description),
-                     "the YAML reader stores streamed entries differently from the nodes it builds")
-        for pipelining in [YAMLPipelining.always, .split] {
-            var otherStreamed = YAMLEntryCollector()
-            let other = YAMLReader.read(bytes, file: file, limits: limits, streaming: "services", into: &otherStreamed,
-                                        pipelining: pipelining)
-            precondition(other.root == yaml.root && otherStreamed.entries == streamed.entries
-                         && other.diagnostics.map(\.description) == yaml.diagnostics.map(\.description),
-                         "the YAML reader reads differently \(pipelining == .always ? "pipelined" : "split")")
-        }
-        // The decoder too: in pieces, it decodes the rest of the file while they are read.
-        func decoded(_ pipelining: YAMLPipelining) -> [String] {
-            let (diagnostics, decodedFile) = readFile(bytes, path: file, limits: limits, environment: environment, pipelining: pipelining)
-            return diagnostics.map(\.description) + decodedFile.services.map(\.key) + decodedFile.contexts.map(\.name)
-                + decodedFile.parameterReferences.all.map { "\($0.value) \($0.location)" }
-        }
-        precondition(decoded(.split) == decoded(.never), "the decoder decodes a file read in pieces differently")
-        let entries = ValueStore(fileID: SourceFileTable.intern(file))
-        for pair in streamed.entries {
-            let (key, value) = (entries.append(pair.key), entries.append(pair.value))
-            decoder.consume(StoredPair(key: StoredNode(store: entries, index: key), value: StoredNode(store: entries, index: value)))
-        }
-        guard yaml.root != nil || !yaml.diagnostics.containsErrors else { return }
-        let manifestFile = decoder.decode(yaml.root)
+        let (readProblems, manifestFile) = readFile(bytes, path: file, limits: limits, environment: environment)
         var assembler = ManifestAssembler()
         let manifest = assembler.assemble([manifestFile])
         var validator = ManifestValidator(manifest: manifest)
         validator.run()
-        // A large container binds its manifest while another thread validates it: binding must
-        // cope with a manifest that fails validation.
+        // Binding must cope with a manifest that fails validation.
         var binder = Binder(manifest: manifest, registry: fuzzRegistry, environment: environment)
         _ = binder.bind()
-        let diagnostics = decoder.diagnostics + assembler.diagnostics + validator.diagnostics
+        let diagnostics = readProblems + assembler.diagnostics + validator.diagnostics
         for diagnostic in diagnostics {
             _ = diagnostic.description
         }

@@ -179,20 +179,15 @@ public struct ManifestValidation: Sendable {
 }
 
 extension ManifestLoader {
-    /// Reads and decodes `bytes`, the file at `path`, handing the decoder `importsFound`; returns
-    /// the reader's problems, then the decoder's, and the file (empty when the reader found
-    /// nothing to decode). The loader reads each file this way, and the fuzzer reads it again
-    /// with each `pipelining`.
+    /// Reads and decodes `bytes`, the file at `path`; returns the reader's problems, then the
+    /// decoder's, and the file (empty when the reader found nothing to decode).
     static func readFile(
-        _ bytes: [UInt8], path: String, limits: YAMLLimits, environment: [String: String],
-        pipelining: YAMLPipelining = .automatic, importsFound: (@Sendable ([Located<String>]) -> Void)? = nil
+        _ bytes: [UInt8], path: String, limits: YAMLLimits, environment: [String: String]
     ) -> (diagnostics: [Diagnostic], file: ManifestFile) {
-        // Services are decoded as the reader completes each, while its nodes are in cache.
-        var decoder = ManifestFileDecoder(file: path, environment: environment)
-        decoder.importsFound = importsFound
-        let yaml = YAMLReader.read(bytes, file: path, limits: limits, streaming: "services", into: &decoder, pipelining: pipelining)
+        let yaml = YAMLReader.read(bytes, file: path, limits: limits)
         if yaml.root == nil && yaml.diagnostics.containsErrors { return (yaml.diagnostics, ManifestFile(path: path)) }
-        let file = decoder.decode(yaml.root, sectionIndex: yaml.sectionIndex)
+        var decoder = ManifestFileDecoder(file: path, environment: environment)
+        let file = decoder.decode(yaml.root)
         return (yaml.diagnostics + decoder.diagnostics, file)
     }
 }
@@ -206,59 +201,6 @@ private struct ImportReader {
     var sources: [String: [UInt8]] = [:]
     var diagnostics: [Diagnostic] = []
     private var loaded: Set<String> = []
-    /// Imports read and decoded ahead of their turn, by path; each is taken when visited.
-    private var readAhead: [String: ReadFile] = [:]
-
-    /// One file read and decoded: what visiting it records.
-    struct ReadFile: Sendable {
-        let path: String
-        let bytes: [UInt8]
-        /// The reader's problems, then the decoder's.
-        let diagnostics: [Diagnostic]
-        let file: ManifestFile
-    }
-
-    /// Imports read on another thread while the file that names them is read and decoded:
-    /// started when the decoder meets the file's `imports`, joined once the file is decoded.
-    ///
-    /// `@unchecked Sendable`: the decoder that starts it must be `Sendable`, but it is started
-    /// and joined by the one thread that loads (the decoder meets `imports` on the thread that
-    /// reads the rest of the file, never on one that reads pieces of the services).
-    private final class ReadAhead: @unchecked Sendable {
-        private var thread: OtherThread<[ReadFile]>?
-
-        /// Starts `work` on another thread, unless it was started already (a file read in
-        /// pieces, then read again whole, meets its imports twice).
-        func start(_ work: @escaping @Sendable () -> [ReadFile]) {
-            guard thread == nil else { return }
-            thread = OtherThread(work)
-        }
-
-        /// What the work read, once it is done; nothing if it never started.
-        func join() -> [ReadFile] {
-            guard let thread = thread.take() else { return [] }
-            return thread.join()
-        }
-    }
-
-    /// Reads and decodes `bytes`, the file at `path`, handing the decoder `importsFound`.
-    private static func read(
-        _ bytes: [UInt8], path: String, limits: YAMLLimits, environment: [String: String],
-        importsFound: (@Sendable ([Located<String>]) -> Void)? = nil
-    ) -> ReadFile {
-        let (diagnostics, file) = ManifestLoader.readFile(
-            bytes, path: path, limits: limits, environment: environment, importsFound: importsFound)
-        return ReadFile(path: path, bytes: bytes, diagnostics: diagnostics, file: file)
-    }
-
-    /// Reads and decodes the files at `paths` that can be read, in order; one that cannot is
-    /// left for its visit to report.
-    private static func readFiles(_ paths: [String], limits: YAMLLimits, environment: [String: String]) -> [ReadFile] {
-        paths.compactMap { path in
-            guard let bytes = try? SourceFiles.read(path, limit: limits.maxFileSize) else { return nil }
-            return read(bytes, path: path, limits: limits, environment: environment)
-        }
-    }
 
     init(limits: YAMLLimits, environment: [String: String]) {
         self.limits = limits
@@ -314,45 +256,26 @@ private struct ImportReader {
             return
         }
         loaded.insert(canonical)
-        let file: ManifestFile
-        if let ahead = readAhead.removeValue(forKey: path) {
-            sources[path] = ahead.bytes
-            diagnostics += ahead.diagnostics
-            file = ahead.file
-        } else {
-            let bytes: [UInt8]
-            do {
-                bytes = try SourceFiles.read(path, limit: limits.maxFileSize)
-            } catch {
-                let reason = switch error {
-                case .cannotOpen(let message): message.lowercased()
-                case .notAFile: "not a regular file"
-                case .tooLarge(let size): "the file is \(size) bytes, more than the limit of \(limits.maxFileSize) bytes"
-                }
-                if let importedAt {
-                    let resolved = path == importedAt.value ? "" : " (\(path))"
-                    diagnostics.append(.error("cannot read import '\(importedAt.value)'\(resolved): \(reason)", at: importedAt.location))
-                } else {
-                    diagnostics.append(.error("cannot read manifest '\(path)': \(reason)", at: nil))
-                }
-                return
+        let bytes: [UInt8]
+        do {
+            bytes = try SourceFiles.read(path, limit: limits.maxFileSize)
+        } catch {
+            let reason = switch error {
+            case .cannotOpen(let message): message.lowercased()
+            case .notAFile: "not a regular file"
+            case .tooLarge(let size): "the file is \(size) bytes, more than the limit of \(limits.maxFileSize) bytes"
             }
-            sources[path] = bytes
-            // A large file's imports are read on another thread as soon as the decoder meets
-            // them, while this one goes on reading and decoding the file.
-            let ahead = ReadAhead()
-            var importsFound: (@Sendable ([Located<String>]) -> Void)?
-            if bytes.count >= YAMLPipelining.threshold && Parallelism.isAvailable {
-                importsFound = { [limits, environment] imports in
-                    let paths = imports.map { SourceFiles.resolve($0.value, relativeTo: path) }
-                    ahead.start { Self.readFiles(paths, limits: limits, environment: environment) }
-                }
+            if let importedAt {
+                let resolved = path == importedAt.value ? "" : " (\(path))"
+                diagnostics.append(.error("cannot read import '\(importedAt.value)'\(resolved): \(reason)", at: importedAt.location))
+            } else {
+                diagnostics.append(.error("cannot read manifest '\(path)': \(reason)", at: nil))
             }
-            let read = Self.read(bytes, path: path, limits: limits, environment: environment, importsFound: importsFound)
-            diagnostics += read.diagnostics
-            file = read.file
-            for done in ahead.join() { readAhead[done.path] = done }
+            return
         }
+        sources[path] = bytes
+        let (problems, file) = ManifestLoader.readFile(bytes, path: path, limits: limits, environment: environment)
+        diagnostics += problems
         files.append(file)
         for entry in file.imports {
             visit(SourceFiles.resolve(entry.value, relativeTo: path), importedAt: entry,

@@ -1,17 +1,15 @@
 /// YAML nodes stored flat, in document order: one array of fixed-size slots, one per node, and
 /// one array of the short scalars' bytes.
 ///
-/// Stores serve twice. The reader writes each entry of the section it streams into one as
-/// libyaml's events come (``TreeBuilder``), and the decoder reads the entry there: no tree of
-/// ``YAMLNode``s is built and freed for it. And the values of a manifest file (or of one
-/// piece of it) that outlive reading it are copied into another: services' and named variants'
-/// `args`, parameters, contexts' overrides. Kept as YAML nodes, those cost an allocation for
-/// each mapping, list and long scalar, and the reader's short-lived nodes leave holes among
-/// them that later allocations do not fill: about 620 B a service in the loading benchmark,
-/// against about 360 B here.
+/// Stores serve twice. The decoder reads a file's tree from one (``StoredNode``), and the values
+/// of a manifest file that outlive reading it are copied into another: services' and named
+/// variants' `args`, parameters, contexts' overrides. Kept as YAML nodes, those cost an
+/// allocation for each mapping, list and long scalar, and the reader's short-lived nodes leave
+/// holes among them that later allocations do not fill: about 620 B a service in the loading
+/// benchmark, against about 360 B here.
 ///
-/// A store is filled by the one reader or decoder that owns it, and read by others only once
-/// that owner has handed it out: it is never written while another thread can read it.
+/// A store is filled by the one decoder that owns it, and read by others only once that owner
+/// has handed it out: it is never written while another thread can read it.
 package final class ValueStore: @unchecked Sendable {
     /// A node's place in its store.
     package typealias Index = UInt32
@@ -176,13 +174,6 @@ package final class ValueStore: @unchecked Sendable {
             return withBytes(of: slot) { String(decoding: $0, as: UTF8.self) }
         }
 
-        /// Drops the node at `index` and everything stored after it.
-        mutating func truncate(to index: Index) {
-            let dropped = scalars(in: index..<Index(slots.count))
-            slots.removeAll(from: Int(index))
-            bytes.removeAll(from: dropped.bytes?.lowerBound ?? bytes.count)
-            longTexts.removeSubrange((dropped.texts?.lowerBound ?? longTexts.count)...)
-        }
     }
 
     /// The file whose values these are.
@@ -259,46 +250,6 @@ package final class ValueStore: @unchecked Sendable {
     /// The number of slots: where the next node stored goes.
     package var endIndex: Index { Index(storage.slots.count) }
 
-    /// Drops the node at `index` and everything stored after it.
-    package func truncate(to index: Index) {
-        storage.truncate(to: index)
-    }
-
-    /// Drops everything, keeping the capacity for what comes next.
-    package func removeAll() {
-        storage.slots.removeAll()
-        storage.bytes.removeAll()
-        storage.longTexts.removeAll(keepingCapacity: true)
-    }
-
-    // MARK: - Filling as the reader reads
-
-    /// Stores a scalar's bytes, as libyaml gives them. Inlined into the reader's loop, where it
-    /// runs for nearly every scalar: a call cost a quarter of what it does.
-    @inline(__always)
-    package func appendScalar(_ utf8: UnsafeBufferPointer<UInt8>, style: YAMLScalarStyle, tag: YAMLTag, line: Int32, column: Int32) -> Index {
-        let index = endIndex
-        storage.appendScalar(
-            utf8, text: nil, style: style, tag: tag, line: UInt32(truncatingIfNeeded: line), column: UInt32(truncatingIfNeeded: column))
-        return index
-    }
-
-    /// Opens a list or mapping whose children are stored next; ``close(_:count:)`` ends it.
-    package func open(mapping: Bool, tag: YAMLTag, line: Int32, column: Int32) -> Index {
-        let index = endIndex
-        storage.slots.append(Slot(
-            line: UInt32(truncatingIfNeeded: line), column: UInt32(truncatingIfNeeded: column), first: 0, second: 0,
-            shape: mapping ? .mapping : .sequence, style: .plain, tag: tag))
-        return index
-    }
-
-    /// Ends the list or mapping opened at `index` after everything stored since: `count`
-    /// elements, or pairs.
-    package func close(_ index: Index, count: Int) {
-        storage.slots[Int(index)].first = Index(count)
-        storage.slots[Int(index)].second = endIndex
-    }
-
     /// The node at `index` and its subtree, as a ``YAMLNode``.
     package func node(at index: Index) -> YAMLNode {
         let slot = storage.slots[Int(index)]
@@ -319,40 +270,6 @@ package final class ValueStore: @unchecked Sendable {
         return YAMLNode(content, tag: slot.tag, line: Int32(truncatingIfNeeded: slot.line), column: Int32(truncatingIfNeeded: slot.column))
     }
 
-    /// The line of a key of the mapping opened at `mapping`, stored before the scalar key at
-    /// `key`, that reads as `key` does, if there is one. One loop over the stored slots: it runs
-    /// for every key of every streamed entry.
-    package func lineOfEarlierKey(matching key: Index, inOpenMapping mapping: Index) -> Int32? {
-        let wanted = storage.slots[Int(key)]
-        var earlier = Int(mapping) + 1
-        while earlier < Int(key) {
-            let slot = storage.slots[earlier]
-            if slot.second == wanted.second && slot.isScalar && sameText(slot, wanted) {
-                return Int32(truncatingIfNeeded: slot.line)
-            }
-            // Past the key, then past its value.
-            let value = slot.end(at: earlier)
-            earlier = storage.slots[value].end(at: value)
-        }
-        return nil
-    }
-
-    /// Whether two scalars of the same length have the same text.
-    private func sameText(_ first: Slot, _ second: Slot) -> Bool {
-        guard first.shape == .scalar && second.shape == .scalar else {
-            return storage.text(of: first) == storage.text(of: second)
-        }
-        return storage.withBytes(of: first) { a in storage.withBytes(of: second) { b in a.hasSameBytes(as: b) } }
-    }
-
-    /// Makes room for `slots` nodes and `bytes` bytes of short scalars: a store filled from a
-    /// known amount of YAML is sized once rather than grown, which copies everything stored
-    /// so far each time. ``seal()`` gives back what was not used.
-    package func reserveCapacity(slots: Int, bytes: Int) {
-        storage.slots.reserveCapacity(slots)
-        storage.bytes.reserveCapacity(bytes)
-    }
-
     /// Gives back the spare capacity the arrays grew with, once nothing more is stored.
     package func seal() {
         storage.slots.trim()
@@ -371,16 +288,6 @@ package final class ValueStore: @unchecked Sendable {
     package func position(_ index: Index) -> (line: Int32, column: Int32) {
         let slot = storage.slots[Int(index)]
         return (Int32(truncatingIfNeeded: slot.line), Int32(truncatingIfNeeded: slot.column))
-    }
-
-    /// Whether the node at `index` is a merge key: `<<` written plain and untagged, or tagged
-    /// `!!merge`.
-    package func isMergeKey(_ index: Index) -> Bool {
-        let slot = storage.slots[Int(index)]
-        guard slot.shape == .scalar, slot.second == 2, (slot.style == .plain && slot.tag == .none) || slot.tag == .merge else {
-            return false
-        }
-        return storage.bytes[Int(slot.first)] == UInt8(ascii: "<") && storage.bytes[Int(slot.first) + 1] == UInt8(ascii: "<")
     }
 
     /// The tag written on the node at `index`.
@@ -498,12 +405,6 @@ package final class ValueStore: @unchecked Sendable {
         }
     }
 
-    /// The pairs whose key is a scalar of the mapping opened at `index` and still open: those
-    /// stored before `end`.
-    package func pairs(ofOpenMapping index: Index, before end: Index) -> Pairs {
-        Pairs(children: Children(store: self, start: index + 1, end: end))
-    }
-
     /// The pairs of the mapping at `index` whose key is a scalar (a name), in order.
     package func pairs(of index: Index) -> Pairs {
         Pairs(children: children(of: index))
@@ -552,91 +453,4 @@ package protocol ValueChecker {
     /// Sees a scalar being stored whose text (`utf8`) holds a `$`; returns what it holds of
     /// references.
     mutating func checkReferences(in utf8: UnsafeBufferPointer<UInt8>, of scalar: StoredNode) -> ReferenceScan
-}
-
-/// A node in a ``ValueStore``: what the decoder reads, as ``YAMLNode`` is for a tree.
-package struct StoredNode {
-    package let store: ValueStore
-    package let index: ValueStore.Index
-
-    package init(store: ValueStore, index: ValueStore.Index) {
-        self.store = store
-        self.index = index
-    }
-
-    /// The tag written on the node.
-    package var tag: YAMLTag { store.tag(index) }
-
-    /// Where the node was written.
-    package var location: SourceLocation { store.location(index) }
-
-    package var isScalar: Bool { store.isScalar(index) }
-    package var isMapping: Bool { store.isMapping(index) }
-    package var isSequence: Bool { !isScalar && !isMapping }
-
-    /// The scalar text, if this is a scalar.
-    package var scalar: String? { isScalar ? store.text(index) : nil }
-
-    /// Whether this is a scalar that reads `text`.
-    package func scalar(is text: String) -> Bool { store.scalar(index, is: text) }
-
-    /// Whether this is a scalar that reads as a string.
-    package var isStringScalar: Bool { stringValue != nil }
-
-    /// The scalar's text, if it reads as a string (see ``ValueStore/stringValue(_:)``).
-    package var stringValue: String? { store.stringValue(index) }
-
-    /// The scalar's typed value (see ``YAMLNode/resolvedScalar``); `nil` for a list or mapping.
-    package var resolvedScalar: YAMLScalarValue? { store.resolvedScalar(index) }
-
-    /// A short name for the kind of node, for messages: "a string", "a list", "a mapping".
-    package var kindDescription: String {
-        if isMapping { return "a mapping" }
-        if isSequence { return "a list" }
-        return YAMLScalarValue.kindDescription(of: resolvedScalar)
-    }
-
-    /// The elements of a list, in order; none for a scalar or a mapping.
-    package var elements: Elements {
-        Elements(children: isSequence ? store.children(of: index) : store.noChildren)
-    }
-
-    /// The keys and values of a mapping, all of them, in order; none for a scalar or a list.
-    package var pairs: Pairs {
-        Pairs(children: isMapping ? store.children(of: index) : store.noChildren)
-    }
-
-    /// The elements of a list.
-    package struct Elements: Sequence, IteratorProtocol {
-        var children: ValueStore.Children
-
-        /// No elements.
-        package static func none(in store: ValueStore) -> Elements { Elements(children: store.noChildren) }
-
-        package mutating func next() -> StoredNode? {
-            children.next().map { StoredNode(store: children.store, index: $0) }
-        }
-    }
-
-    /// The keys and values of a mapping.
-    package struct Pairs: Sequence, IteratorProtocol {
-        var children: ValueStore.Children
-
-        /// No pairs.
-        package static func none(in store: ValueStore) -> Pairs { Pairs(children: store.noChildren) }
-
-        package mutating func next() -> StoredPair? {
-            guard let key = children.next(), let value = children.next() else { return nil }
-            return StoredPair(key: StoredNode(store: children.store, index: key), value: StoredNode(store: children.store, index: value))
-        }
-    }
-
-    /// The node and its subtree as a ``YAMLNode``.
-    package var node: YAMLNode { store.node(at: index) }
-}
-
-/// A key and its value, both in one ``ValueStore``.
-package struct StoredPair {
-    package let key: StoredNode
-    package let value: StoredNode
 }

@@ -1,0 +1,86 @@
+/// A node in a ``ValueStore``: what the decoder reads, as ``YAMLNode`` is for a tree.
+package struct StoredNode {
+    package let store: ValueStore
+    package let index: ValueStore.Index
+
+    package init(store: ValueStore, index: ValueStore.Index) {
+        self.store = store
+        self.index = index
+    }
+
+    /// The tag written on the node.
+    package var tag: YAMLTag { store.tag(index) }
+
+    /// Where the node was written.
+    package var location: SourceLocation { store.location(index) }
+
+    package var isScalar: Bool { store.isScalar(index) }
+    package var isMapping: Bool { store.isMapping(index) }
+    package var isSequence: Bool { !isScalar && !isMapping }
+
+    /// The scalar text, if this is a scalar.
+    package var scalar: String? { isScalar ? store.text(index) : nil }
+
+    /// Whether this is a scalar that reads `text`.
+    package func scalar(is text: String) -> Bool { store.scalar(index, is: text) }
+
+    /// Whether this is a scalar that reads as a string.
+    package var isStringScalar: Bool { stringValue != nil }
+
+    /// The scalar's text, if it reads as a string (see ``ValueStore/stringValue(_:)``).
+    package var stringValue: String? { store.stringValue(index) }
+
+    /// The scalar's typed value (see ``YAMLNode/resolvedScalar``); `nil` for a list or mapping.
+    package var resolvedScalar: YAMLScalarValue? { store.resolvedScalar(index) }
+
+    /// A short name for the kind of node, for messages: "a string", "a list", "a mapping".
+    package var kindDescription: String {
+        if isMapping { return "a mapping" }
+        if isSequence { return "a list" }
+        return YAMLScalarValue.kindDescription(of: resolvedScalar)
+    }
+
+    /// The elements of a list, in order; none for a scalar or a mapping.
+    package var elements: Elements {
+        Elements(children: isSequence ? store.children(of: index) : store.noChildren)
+    }
+
+    /// The keys and values of a mapping, all of them, in order; none for a scalar or a list.
+    package var pairs: Pairs {
+        Pairs(children: isMapping ? store.children(of: index) : store.noChildren)
+    }
+
+    /// The elements of a list.
+    package struct Elements: Sequence, IteratorProtocol {
+        var children: ValueStore.Children
+
+        /// No elements.
+        package static func none(in store: ValueStore) -> Elements { Elements(children: store.noChildren) }
+
+        package mutating func next() -> StoredNode? {
+            children.next().map { StoredNode(store: children.store, index: $0) }
+        }
+    }
+
+    /// The keys and values of a mapping.
+    package struct Pairs: Sequence, IteratorProtocol {
+        var children: ValueStore.Children
+
+        /// No pairs.
+        package static func none(in store: ValueStore) -> Pairs { Pairs(children: store.noChildren) }
+
+        package mutating func next() -> StoredPair? {
+            guard let key = children.next(), let value = children.next() else { return nil }
+            return StoredPair(key: StoredNode(store: children.store, index: key), value: StoredNode(store: children.store, index: value))
+        }
+    }
+
+    /// The node and its subtree as a ``YAMLNode``.
+    package var node: YAMLNode { store.node(at: index) }
+}
+
+/// A key and its value, both in one ``ValueStore``.
+package struct StoredPair {
+    package let key: StoredNode
+    package let value: StoredNode
+}
