@@ -1,6 +1,6 @@
 /// Bounds on what the YAML reader accepts, so that no input can exhaust time or memory.
 ///
-/// The defaults fit manifests of several hundred thousand services; lower them for untrusted
+/// The defaults fit manifests of several hundred thousand entries; lower them for untrusted
 /// input. Each limit that is hit stops reading with a positioned error.
 public struct YAMLLimits: Sendable, Hashable {
     /// The largest file, in bytes. Default: 32 MiB.

@@ -68,7 +68,7 @@ extension YAMLNode {
     /// Whether a plain scalar of `count` bytes starting with `first` may read as something
     /// other than a string. Only null (`~`, and `null` in three spellings, all of 4 bytes),
     /// the booleans (`true` and `false` in three spellings each) and numbers and the special
-    /// floats (which start with a digit, a sign or a dot) do: `factory-7` is a string by its
+    /// floats (which start with a digit, a sign or a dot) do: `name-7` is a string by its
     /// length alone.
     @inline(__always)
     package static func mayReadAsOtherThanString(startingWith first: UInt8, count: Int) -> Bool {

@@ -1,12 +1,15 @@
-/// What reading one YAML file produced: its root node (absent when the file is empty or could
+/// What reading one YAML file produced: its document (absent when the file is empty or could
 /// not be read) and every problem found on the way.
 package struct YAMLReadResult: Sendable {
-    package var root: YAMLNode?
+    /// The root node, stored with the rest of the document.
+    package var document: StoredNode?
     package var diagnostics: [Diagnostic]
+
+    /// The document as a tree of nodes, for what prefers one to a store.
+    package var root: YAMLNode? { document?.node }
 }
 
-/// Reads YAML through libyaml's event API into Wiring's own ``YAMLNode`` tree, on the
-/// caller's thread.
+/// Reads YAML through libyaml's event API into a ``NodeStore``, on the caller's thread.
 ///
 /// Syntax errors and exceeded limits stop reading; duplicate keys, undefined aliases and unknown
 /// tags are reported and reading goes on, so one pass finds all of them.
@@ -17,11 +20,12 @@ package enum YAMLReader {
             let error = Diagnostic.error(
                 "file is \(bytes.count) bytes, more than the limit of \(limits.maxFileSize) bytes",
                 at: SourceLocation(file: file, line: 1, column: 1))
-            return YAMLReadResult(root: nil, diagnostics: [error])
+            return YAMLReadResult(document: nil, diagnostics: [error])
         }
-        if bytes.isEmpty { return YAMLReadResult(root: nil, diagnostics: []) }
-        var builder = TreeBuilder(file: file, limits: limits)
+        if bytes.isEmpty { return YAMLReadResult(document: nil, diagnostics: []) }
+        var builder = DocumentBuilder(file: file, limits: limits)
         bytes.withUnsafeBufferPointer { builder.run($0) }
-        return YAMLReadResult(root: builder.root, diagnostics: builder.diagnostics)
+        let document = builder.root.map { StoredNode(store: builder.store, index: $0) }
+        return YAMLReadResult(document: document, diagnostics: builder.diagnostics)
     }
 }

@@ -240,7 +240,7 @@ struct ManifestValueTests {
                      "n", "~~", "~x", "trueish", "nullable"]
         let styles: [YAMLScalarStyle] = [.plain, .singleQuoted, .doubleQuoted, .literal, .folded]
         let tags: [YAMLTag] = [.none, .nonSpecific, .string, .int, .float, .bool, .null, .secret, .placeholder]
-        let store = ValueStore(fileID: 0)
+        let store = NodeStore(fileID: 0)
         for text in texts {
             for style in styles {
                 for tag in tags {

@@ -207,6 +207,36 @@ struct YAMLReaderTests {
         #expect(errors(text) == ["t.yaml:51:1: error: duplicate key 'k7'; first defined at line 8"])
     }
 
+    /// The reader drops a repeated key's pair from its store: an anchor defined inside that pair
+    /// must still serve the aliases after it.
+    @Test func anAnchorInsideADroppedPairStillServesLaterAliases() {
+        let result = read("a: 1\na: &inner { b: [x, y] }\nc: *inner\nd: [*inner, 2]\n")
+        #expect(result.diagnostics.map(\.headline) == ["t.yaml:2:1: error: duplicate key 'a'; first defined at line 1"])
+        #expect(pairs(result.root).map(\.0) == ["a", "c", "d"])
+        #expect(value(result.root, "c", "b") == YAMLNode(.sequence([
+            YAMLNode(.scalar("x", .plain), line: 2, column: 17), YAMLNode(.scalar("y", .plain), line: 2, column: 20),
+        ]), line: 2, column: 16))
+        #expect(value(result.root, "c")?.line == 3 && value(result.root, "c")?.column == 4)
+        guard case .sequence(let elements)? = value(result.root, "d")?.content else {
+            Issue.record("d is not a list")
+            return
+        }
+        #expect(elements.count == 2 && pairs(elements[0]).map(\.0) == ["b"] && elements[1].scalar == "2")
+    }
+
+    /// Merged pairs join a mapping large enough to index its keys: the mapping's own keys win,
+    /// and a repeated key after the merge is still found.
+    @Test func mergesIntoALargeMappingKeepItsOwnKeys() {
+        let own = (0..<20).map { "  k\($0): own\($0)" }.joined(separator: "\n")
+        let text = "base: &base { k3: merged, extra: merged, k19: merged }\nbig:\n  <<: *base\n" + own + "\n  k5: again\n"
+        let result = read(text)
+        #expect(result.diagnostics.map(\.headline) == ["t.yaml:24:3: error: duplicate key 'k5'; first defined at line 9"])
+        let keys = pairs(value(result.root, "big")).map(\.0)
+        #expect(keys == (0..<20).map { "k\($0)" } + ["extra"])
+        #expect(value(result.root, "big", "k3")?.scalar == "own3")
+        #expect(value(result.root, "big", "extra")?.scalar == "merged")
+    }
+
     @Test func undefinedAliasesAreReportedWithSuggestion() {
         #expect(errors("a: &base 1\nb: *bas\n") == ["t.yaml:2:4: error: undefined alias '*bas'; did you mean 'base'?"])
     }

@@ -1,7 +1,7 @@
 /// The values of a mapping's known keys, found in one pass over its keys (see
 /// `ManifestFileDecoder.fields(of:schema:in:ignoringExtensions:)`), read by key.
 struct Fields {
-    let store: ValueStore
+    let store: NodeStore
     /// The keys of the mapping's level, by their raw values, in the level's order; unused
     /// places hold `FieldTable.noKey`.
     private let keys: SIMD8<UInt8>
@@ -9,13 +9,13 @@ struct Fields {
     /// does not set it.
     private var values = SIMD8<UInt32>()
 
-    init(store: ValueStore, table: FieldTable) {
+    init(store: NodeStore, table: FieldTable) {
         self.store = store
         keys = table.keyLanes
     }
 
     /// Records that the key at `position` of the level has its value at `value`.
-    mutating func set(_ position: Int, to value: ValueStore.Index) {
+    mutating func set(_ position: Int, to value: NodeStore.Index) {
         values[position] = value + 1
     }
 
@@ -54,7 +54,7 @@ struct FieldTable: Sendable {
 
     /// The position in this level of the key at `index` of `store`, if it is a scalar that
     /// spells one of the level's keys.
-    func position(ofKey index: ValueStore.Index, in store: ValueStore) -> Int? {
+    func position(ofKey index: NodeStore.Index, in store: NodeStore) -> Int? {
         guard let packed = store.withBytes(ofScalar: index, PackedName.init) ?? nil else { return nil }
         return names.firstIndex(of: packed)
     }

@@ -1,14 +1,13 @@
 /// Turns one file's YAML into a ``ManifestFile``, reporting every unknown key and every value
 /// of the wrong kind at its position, and carrying on so that one pass finds them all.
 ///
-/// The reader's tree is copied once into a ``ValueStore`` and decoded from there as stored
-/// nodes (``StoredNode``); what outlives reading, such as `args`, is copied into the
-/// decoder's own value store.
+/// It reads the document where the reader stored it (``StoredNode``); what outlives reading,
+/// such as `args`, is copied into the decoder's own store of values.
 package struct ManifestFileDecoder {
     package let file: String
     private let fileID: UInt32
     /// Where the values read from this file are kept.
-    private let values: ValueStore
+    private let values: NodeStore
     package private(set) var diagnostics: [Diagnostic] = []
     /// The environment `${NAME}` references are checked against.
     private let environment: [String: String]
@@ -20,7 +19,7 @@ package struct ManifestFileDecoder {
         self.file = file
         self.environment = environment
         fileID = SourceFileTable.intern(file)
-        values = ValueStore(fileID: fileID)
+        values = NodeStore(fileID: fileID)
     }
 
     private func location(_ node: StoredNode) -> SourceLocation {
@@ -31,16 +30,10 @@ package struct ManifestFileDecoder {
         diagnostics.append(.error(message, at: location(node)))
     }
 
-    /// A tree of this file in a store of its own, to be read as stored nodes.
-    private func stored(_ node: YAMLNode) -> StoredNode {
-        let store = ValueStore(fileID: fileID)
-        return StoredNode(store: store, index: store.append(node))
-    }
-
     // MARK: - Top level
 
-    /// Decodes the tree of the file.
-    package mutating func decode(_ root: YAMLNode?) -> ManifestFile {
+    /// Decodes the document of the file.
+    package mutating func decode(_ root: StoredNode?) -> ManifestFile {
         var manifest = ManifestFile(path: file)
         guard let fields = decodeTop(root, into: &manifest) else { return manifest }
         if let node = fields[.services] {
@@ -57,8 +50,8 @@ package struct ManifestFileDecoder {
 
     /// Decodes the top level's keys before `services`: the format version, imports,
     /// parameters and scopes; `nil` when there is no top level to decode.
-    private mutating func decodeTop(_ tree: YAMLNode?, into manifest: inout ManifestFile) -> Fields? {
-        guard let root = tree.map({ stored($0) }) else {
+    private mutating func decodeTop(_ root: StoredNode?, into manifest: inout ManifestFile) -> Fields? {
+        guard let root else {
             diagnostics.append(.error(
                 "the manifest is empty; it needs at least 'wiring: 1'",
                 at: SourceLocation(file: file, line: 1, column: 1)))
@@ -188,12 +181,12 @@ package struct ManifestFileDecoder {
     }
 
     /// Decodes an overlay file (`services.staging.yaml`): the body of context `name`.
-    package mutating func decodeOverlay(_ root: YAMLNode?, context name: String) -> (version: Located<Int>?, context: ContextDefinition) {
+    package mutating func decodeOverlay(_ root: StoredNode?, context name: String) -> (version: Located<Int>?, context: ContextDefinition) {
         let start = SourceLocation(fileID: fileID, line: 1, column: 1)
-        guard let root = root.map(stored), root.isMapping else {
+        guard let root, root.isMapping else {
             diagnostics.append(.error(
                 "an overlay file must be a mapping with 'wiring: 1' and the keys of a context",
-                at: root.map { SourceLocation(fileID: fileID, line: Int($0.line), column: Int($0.column)) } ?? start))
+                at: root?.location ?? start))
             return (nil, ContextDefinition(name: name, location: start, services: [], parameters: [], added: []))
         }
         currentContext = name

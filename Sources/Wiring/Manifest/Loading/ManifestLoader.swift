@@ -185,9 +185,9 @@ extension ManifestLoader {
         _ bytes: [UInt8], path: String, limits: YAMLLimits, environment: [String: String]
     ) -> (diagnostics: [Diagnostic], file: ManifestFile) {
         let yaml = YAMLReader.read(bytes, file: path, limits: limits)
-        if yaml.root == nil && yaml.diagnostics.containsErrors { return (yaml.diagnostics, ManifestFile(path: path)) }
+        if yaml.document == nil && yaml.diagnostics.containsErrors { return (yaml.diagnostics, ManifestFile(path: path)) }
         var decoder = ManifestFileDecoder(file: path, environment: environment)
-        let file = decoder.decode(yaml.root)
+        let file = decoder.decode(yaml.document)
         return (yaml.diagnostics + decoder.diagnostics, file)
     }
 }
@@ -232,9 +232,9 @@ private struct ImportReader {
             sources[path] = bytes
             let yaml = YAMLReader.read(bytes, file: path, limits: limits)
             diagnostics += yaml.diagnostics
-            if yaml.root == nil && yaml.diagnostics.containsErrors { continue }
+            if yaml.document == nil && yaml.diagnostics.containsErrors { continue }
             var decoder = ManifestFileDecoder(file: path, environment: environment)
-            let overlay = decoder.decodeOverlay(yaml.root, context: context)
+            let overlay = decoder.decodeOverlay(yaml.document, context: context)
             diagnostics += decoder.diagnostics
             overlayFiles.append(path)
             contexts.append(overlay.context)

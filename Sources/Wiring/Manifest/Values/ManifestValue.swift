@@ -25,7 +25,7 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
     /// for, so loading a large manifest does not build every value twice), or a kind built in
     /// code.
     private enum Source: Sendable {
-        case stored(ValueStore, ValueStore.Index)
+        case stored(NodeStore, NodeStore.Index)
         case built(Kind)
     }
 
@@ -51,7 +51,7 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
     }
 
     /// A value the loader read and checked, at `index` of its file's `store`.
-    package init(store: ValueStore, index: ValueStore.Index) {
+    package init(store: NodeStore, index: NodeStore.Index) {
         source = .stored(store, index)
         location = store.location(index)
         isSecret = store.tag(index) == .secret
@@ -146,7 +146,7 @@ public struct ManifestMap: Sendable {
 
     private enum Source: Sendable {
         /// The mapping at `index` of a file's store.
-        case stored(ValueStore, ValueStore.Index, references: ReferenceScan?)
+        case stored(NodeStore, NodeStore.Index, references: ReferenceScan?)
         case built([Entry])
     }
 
@@ -165,7 +165,7 @@ public struct ManifestMap: Sendable {
     ///
     /// - Parameter references: What a scan of the pairs' scalars found, when the loader already
     ///   made one; without it, each question about references scans the pairs again.
-    package init(store: ValueStore, index: ValueStore.Index, references: ReferenceScan? = nil) {
+    package init(store: NodeStore, index: NodeStore.Index, references: ReferenceScan? = nil) {
         source = .stored(store, index, references: references)
         location = store.location(index)
     }

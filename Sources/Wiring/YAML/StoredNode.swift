@@ -1,9 +1,9 @@
-/// A node in a ``ValueStore``: what the decoder reads, as ``YAMLNode`` is for a tree.
-package struct StoredNode {
-    package let store: ValueStore
-    package let index: ValueStore.Index
+/// A node in a ``NodeStore``: what reads a document reads, as ``YAMLNode`` is for a tree.
+package struct StoredNode: Sendable {
+    package let store: NodeStore
+    package let index: NodeStore.Index
 
-    package init(store: ValueStore, index: ValueStore.Index) {
+    package init(store: NodeStore, index: NodeStore.Index) {
         self.store = store
         self.index = index
     }
@@ -27,7 +27,7 @@ package struct StoredNode {
     /// Whether this is a scalar that reads as a string.
     package var isStringScalar: Bool { stringValue != nil }
 
-    /// The scalar's text, if it reads as a string (see ``ValueStore/stringValue(_:)``).
+    /// The scalar's text, if it reads as a string (see ``NodeStore/stringValue(_:)``).
     package var stringValue: String? { store.stringValue(index) }
 
     /// The scalar's typed value (see ``YAMLNode/resolvedScalar``); `nil` for a list or mapping.
@@ -52,10 +52,10 @@ package struct StoredNode {
 
     /// The elements of a list.
     package struct Elements: Sequence, IteratorProtocol {
-        var children: ValueStore.Children
+        var children: NodeStore.Children
 
         /// No elements.
-        package static func none(in store: ValueStore) -> Elements { Elements(children: store.noChildren) }
+        package static func none(in store: NodeStore) -> Elements { Elements(children: store.noChildren) }
 
         package mutating func next() -> StoredNode? {
             children.next().map { StoredNode(store: children.store, index: $0) }
@@ -64,10 +64,10 @@ package struct StoredNode {
 
     /// The keys and values of a mapping.
     package struct Pairs: Sequence, IteratorProtocol {
-        var children: ValueStore.Children
+        var children: NodeStore.Children
 
         /// No pairs.
-        package static func none(in store: ValueStore) -> Pairs { Pairs(children: store.noChildren) }
+        package static func none(in store: NodeStore) -> Pairs { Pairs(children: store.noChildren) }
 
         package mutating func next() -> StoredPair? {
             guard let key = children.next(), let value = children.next() else { return nil }
@@ -79,8 +79,8 @@ package struct StoredNode {
     package var node: YAMLNode { store.node(at: index) }
 }
 
-/// A key and its value, both in one ``ValueStore``.
-package struct StoredPair {
+/// A key and its value, both in one ``NodeStore``.
+package struct StoredPair: Sendable {
     package let key: StoredNode
     package let value: StoredNode
 }

@@ -2,7 +2,7 @@ internal import CYAML
 
 /// What the builder reads off libyaml: scalar styles, strings, tags, and libyaml's own errors
 /// turned into positioned diagnostics.
-extension TreeBuilder {
+extension DocumentBuilder {
     func style(_ style: yaml_scalar_style_t) -> YAMLScalarStyle {
         switch style {
         case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted

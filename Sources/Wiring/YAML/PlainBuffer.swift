@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// A growable run of plain values (no references) in memory that its owner frees, for the
-/// arrays of a ``ValueStore``.
+/// arrays of a ``NodeStore``.
 ///
 /// A store's slots and bytes are read and appended a few hundred thousand times a load. An
 /// array held by a class costs a retain and a release of its buffer for most of those reads,

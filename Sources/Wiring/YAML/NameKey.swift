@@ -1,11 +1,11 @@
-/// A name (a service key, an `implements` type, a factory key) as the key of a table that
-/// loading, checking and binding a manifest look up once or more for each service.
+/// A short name, such as a mapping's key, as the key of a table looked up once or more for each
+/// entry read.
 ///
 /// It hashes the name's bytes with a short multiply-and-fold hash, seeded once per process,
 /// instead of SipHash through `Hasher`: for the short names manifests use, hashing cost about
 /// 350 instructions and now costs about 75 (a whole lookup, about 250: most of the rest is
-/// probing a table larger than the cache), and building a container of 10,000 services looks
-/// names up some 60,000 times. `Dictionary` takes the hash from `_rawHashValue(seed:)`, the
+/// probing a table larger than the cache), and loading a 10,000-entry manifest and building
+/// its container looks names up some 60,000 times. `Dictionary` takes the hash from `_rawHashValue(seed:)`, the
 /// requirement of `Hashable` that the standard library's own keys implement to skip `Hasher`;
 /// `hash(into:)` gives the same hash to any other user. The seed keeps a table's layout
 /// different in every process, as `Hasher`'s does.

@@ -1,0 +1,76 @@
+/// What checks the values a ``NodeStore`` takes in, in one walk over them once they are copied.
+package protocol ValueChecker {
+    /// Sees a key of a mapping being stored that is not a name: not a scalar, or empty.
+    mutating func invalidKey(_ key: StoredNode)
+    /// Sees a scalar being stored whose text (`utf8`) holds a `$`; returns what it holds of
+    /// references.
+    mutating func checkReferences(in utf8: UnsafeBufferPointer<UInt8>, of scalar: StoredNode) -> ReferenceScan
+}
+
+/// A manifest keeps its values (args, parameters, overrides) in node stores: these read them
+/// as ``ManifestValue``s and check them as they are copied in.
+extension NodeStore {
+    /// Stores a copy of `node` (from another store) and everything under it, checked by
+    /// `checker`; returns its place, and what its scalars hold of references.
+    package func append<Checker: ValueChecker>(_ node: StoredNode, checking checker: inout Checker) -> (index: Index, references: ReferenceScan) {
+        let index = append(copyOf: node.index, from: node.store)
+        var found = ReferenceScan()
+        check(index, with: &checker, found: &found)
+        return (index, found)
+    }
+
+    /// Hands `checker` each key under the node at `index` that is not a name, and each scalar
+    /// value that holds a `$`, gathering in `found` what those hold of references.
+    private func check<Checker: ValueChecker>(_ index: Index, with checker: inout Checker, found: inout ReferenceScan) {
+        if isScalar(index) {
+            withText(index) { utf8 in
+                if utf8.contains(UInt8(ascii: "$")) {
+                    found.formUnion(checker.checkReferences(in: utf8, of: StoredNode(store: self, index: index)))
+                }
+            }
+        } else if isMapping(index) {
+            var children = children(of: index)
+            while let key = children.next(), let value = children.next() {
+                // Keys are names, not values: what they hold is neither checked nor found.
+                if !isScalar(key) || count(ofBytes: key) == 0 {
+                    checker.invalidKey(StoredNode(store: self, index: key))
+                }
+                check(value, with: &checker, found: &found)
+            }
+        } else {
+            for child in children(of: index) { check(child, with: &checker, found: &found) }
+        }
+    }
+
+    /// The value of the node at `index`, for a ``ManifestValue``.
+    package func kind(_ index: Index) -> ManifestValue.Kind {
+        if isMapping(index) { return .map(ManifestMap(store: self, index: index)) }
+        if !isScalar(index) { return .list(children(of: index).map { ManifestValue(store: self, index: $0) }) }
+        switch resolvedScalar(index) ?? .string(text(index)) {
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .int(let number): return .int(number)
+        case .double(let number): return .double(number)
+        case .string(let text):
+            // Malformed templates were reported when loading; here they read as text.
+            if let template = try? StringTemplate.parse(text) { return .template(template) }
+            return .string(text)
+        }
+    }
+
+    /// Whether a scalar under the node at `index` may hold a reference (see
+    /// ``ManifestValue/mayHoldReferences``); mappings' keys are not values and do not count.
+    package func mayHold(_ index: Index, environmentOnly: Bool) -> Bool {
+        if isScalar(index) {
+            return withText(index) { scalar in
+                environmentOnly ? ReferenceScan(scanning: scalar).contains(.environment) : scalar.contains(UInt8(ascii: "$"))
+            }
+        }
+        guard isMapping(index) else { return children(of: index).contains { mayHold($0, environmentOnly: environmentOnly) } }
+        var isValue = false
+        return children(of: index).contains { child in
+            defer { isValue.toggle() }
+            return isValue && mayHold(child, environmentOnly: environmentOnly)
+        }
+    }
+}
