@@ -27,7 +27,7 @@ extension Manifest {
     }
 
     /// The manifest with `contexts` applied in order, not checked again: what
-    /// ``applying(contexts:)`` checks. A container binds it while another thread checks it.
+    /// ``applying(contexts:)`` checks.
     ///
     /// - Throws: ``ManifestError`` for an unknown context name, with a did-you-mean.
     func merging(contexts names: [String]) throws(ManifestError) -> Manifest {

@@ -4,8 +4,8 @@
 /// A manifest reads few parameters, each many times (10,000 services reading `$(baseURL)` is
 /// 10,000 references to one name). So each name is kept once, and a reference is the name's
 /// number and a location: plain data. Recording a reference to a name read before makes no
-/// string, and joining the references of a file read in pieces copies plain values, where an
-/// array of `Located<String>` made a string for each reference and copied each through the
+/// string, and joining the references of several files copies plain values, where an array
+/// of `Located<String>` made a string for each reference and copied each through the
 /// runtime's generic copy.
 package struct ParameterReferences: Sendable {
     /// The names read, each once, in the order first read.
@@ -58,16 +58,6 @@ package struct ParameterReferences: Sendable {
         for place in later.places {
             places.append(Place(name: renumbered[Int(place.name)], location: place.location))
         }
-    }
-
-    /// The references from position `start` on, taken out of these.
-    package mutating func take(from start: Int) -> ParameterReferences {
-        var taken = ParameterReferences()
-        for place in places[start...] {
-            taken.append(name: names[Int(place.name)], at: place.location)
-        }
-        places.removeSubrange(start...)
-        return taken
     }
 
     /// Calls `body` with each reference, in order: its name, the name's position in

@@ -64,18 +64,4 @@ struct ParameterReferencesTests {
         empty.append(contentsOf: later)
         #expect(shown(empty) == ["c@3", "a@4", "c@5"])
     }
-
-    @Test func takingTheTailLeavesTheHead() {
-        var references = ParameterReferences()
-        for (line, name) in ["a", "b", "a", "c", "b"].enumerated() { references.append(name: name, at: at(line + 1)) }
-        let tail = references.take(from: 3)
-        #expect(shown(tail) == ["c@4", "b@5"])
-        #expect(shown(references) == ["a@1", "b@2", "a@3"])
-        let all = references.take(from: 0)
-        #expect(shown(all) == ["a@1", "b@2", "a@3"])
-        #expect(references.isEmpty)
-        // Names read before stay known; what follows is numbered after them.
-        references.append(contentsOf: tail)
-        #expect(shown(references) == ["c@4", "b@5"])
-    }
 }

@@ -19,12 +19,10 @@ package struct ManifestValidator {
 
     package mutating func run() {
         if let scope = manifest.defaultScope { checkScope(scope) }
-        // One pass over the services: the threads that read a large manifest made them, and
+        // One pass over the services, read in place (a copy would retain each one's storage):
         // each pass reads every service's storage from memory again. Decorators, which few
         // services are, are found from the census.
         var claims = Claims(sizedFor: manifest.census)
-        // Read in place: copying a service out of the array would retain its storage, which
-        // the thread binding the services retains too (see `checkScopes(of:)`).
         manifest.services.withUnsafeBufferPointer { services in
             for index in services.indices {
                 checkScopes(of: services[index])
@@ -46,9 +44,7 @@ package struct ManifestValidator {
         let scope = manifest.effectiveScope(of: service)
         if let written = service.scope { checkScope(written) }
         checkTimeToLive(service.timeToLive, scope: scope, of: "service '\(service.key)'")
-        // The variants' fields are read in place: copying a variant would retain what it holds
-        // (its arguments' store, which the services of a whole piece share), while the thread
-        // binding the same services retains them too, and each would wait on the other.
+        // The variants' fields are read in place: copying a variant would retain what it holds.
         let variants = service.names
         for position in variants.indices {
             let written = variants[position].scope

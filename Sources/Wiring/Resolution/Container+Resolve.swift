@@ -1,0 +1,267 @@
+internal import Logging
+
+/// Resolving: by type, name or key, through the type table and the kept-instance cache.
+extension Container {
+    /// Resolves the service declared for `T` (its type name, or a type it `implements`).
+    ///
+    /// - Parameters:
+    ///   - type: The type to resolve; a service key or `implements` entry names it.
+    ///   - name: A named variant; an unknown name is an error listing the defined ones.
+    ///   - arguments: Runtime arguments the factory reads with ``FactoryContext/argument(_:as:)``.
+    /// - Throws: ``ResolutionError``.
+    @inlinable
+    public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> T {
+        if name == nil, arguments.isEmpty, var kept = keptInstance(type), let typed = Self.cast(&kept, to: T.self) { return typed }
+        var instance = try resolveInstance(type, name: name, arguments: Arguments(arguments), state: nil)
+        guard let typed = Self.cast(&instance, to: T.self) else { throw typeMismatch(instance, expected: type, name: name, state: nil) }
+        return typed
+    }
+
+    /// Resolves a service by its key, as written in the manifest.
+    /// - Throws: ``ResolutionError``.
+    public func resolve(key: String, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> Any {
+        try resolve(key: key, name: name, arguments: Arguments(arguments), state: nil)
+    }
+
+    /// Resolves the service declared for `T`, or returns `nil` when none is declared.
+    ///
+    /// Only "nothing declared" gives `nil`: an unknown name, a failing factory or a cycle still
+    /// throws.
+    @inlinable
+    public func optional<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T? {
+        guard isDeclared(type) else { return nil }
+        return try resolve(type, name: name)
+    }
+
+    /// The kept instance already resolved as `type`, if any: the whole of a warm singleton resolve.
+    @usableFromInline
+    func keptInstance(_ type: Any.Type) -> Any? {
+        let id = ObjectIdentifier(type)
+        // Only a kept instance that never expires is cached: other types skip the cache's lock.
+        if let registration = knownUnnamedRegistration(id), !registration._withUnsafeGuaranteedRef({ $0.isCachedByType }) {
+            return nil
+        }
+        let instance = typeCache.read { $0.pointee.instances[id]?.value }
+        if let traceLogger, instance != nil { traceLogger.trace("resolve \(type): kept") }
+        return instance
+    }
+
+    /// Logs a failed resolve at error level.
+    func logFailure(_ error: ResolutionError) {
+        logger?.error("\(error)")
+    }
+
+    /// Whether a service is declared for `type`.
+    @usableFromInline
+    func isDeclared(_ type: Any.Type) -> Bool { target(for: type) != nil }
+
+    /// The instance for `type`, not yet cast: generic callers cast it in their own module, where
+    /// the type is known, so no generic metadata is looked up at run time.
+    @usableFromInline
+    func resolveInstance(_ type: Any.Type, name: String?, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
+        try registration(for: type, name: name, state: state).borrowing { registration throws(ResolutionError) in
+            try resolveInstance(type, of: registration, name: name, arguments: arguments, state: state)
+        }
+    }
+
+    private func resolveInstance(
+        _ type: Any.Type, of registration: Registration, name: String?, arguments: Arguments, state: ResolutionState?
+    ) throws(ResolutionError) -> Any {
+        let id = ObjectIdentifier(type)
+        // A kept instance that never expires is cached by the type it is resolved as.
+        var cachesInstance = false
+        var generation = 0
+        if name == nil, registration.isCachedByType {
+            cachesInstance = true
+            var kept: InstanceBox?
+            typeCache.read { cache in
+                kept = cache.pointee.instances[id]
+                generation = cache.pointee.generation
+            }
+            if let kept { return kept.value }
+        }
+        let built: Any
+        if let traceLogger {
+            built = try traced(registration, arguments: arguments, state: state, logger: traceLogger)
+        } else {
+            built = try self.instance(of: registration, arguments: arguments, state: state)
+        }
+        if cachesInstance {
+            typeCache.write { cache in
+                if cache.generation == generation { cache.instances[id] = InstanceBox(value: built) }
+            }
+        }
+        return built
+    }
+
+    /// A dependency a factory of this container asks for with no name and no runtime arguments:
+    /// the most common resolve of all. A unique or graph service with no decorators is built in
+    /// one step, with no reference counted but the context's state: the thread is already
+    /// building with this container, and the container holds the registration.
+    @usableFromInline
+    static func resolveDependency(_ type: Any.Type, of container: Unmanaged<Container>, state: ResolutionState) throws(ResolutionError) -> Any {
+        try container.borrowing { container throws(ResolutionError) in try container.resolveDependency(type, state: state) }
+    }
+
+    private func resolveDependency(_ type: Any.Type, state: ResolutionState) throws(ResolutionError) -> Any {
+        if traceLogger == nil, !state.path.isEmpty, let registration = knownUnnamedRegistration(ObjectIdentifier(type)) {
+            // Borrowed for the build, so that the path, the context and the call count nothing.
+            let built = try registration.borrowing { registration throws(ResolutionError) in
+                try buildDependency(registration, state: state)
+            }
+            if let built { return built }
+        }
+        return try resolveInstance(type, name: nil, arguments: .none, state: state)
+    }
+
+    /// `resolveDependency`'s one step, or `nil` when the registration needs the general path: it
+    /// has decorators or keeps its instance.
+    private func buildDependency(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any? {
+        guard registration.decorators.isEmpty else { return nil }
+        switch registration.keeping {
+        case .unique:
+            return try produceNested(registration, state: state)
+        case .graph:
+            let key = ObjectIdentifier(registration)
+            if let instance = state.graph[key] { return instance }
+            let instance = try produceNested(registration, state: state)
+            state.graph[key] = instance
+            return instance
+        case .kept:
+            return nil
+        }
+    }
+
+    /// `instance` as a `T`, taken out of it when it can be, so that the cast counts no reference.
+    ///
+    /// A class instance stored as exactly `T`, the common case (a factory builds the class it
+    /// is resolved as), is moved out, and `instance` is left holding `()`. This reads the
+    /// existential's layout, which Swift's ABI fixes: three words of inline buffer, where a
+    /// class reference is stored in the first, then the stored type's metadata. A value stored
+    /// as exactly `T` is copied out of the opened existential, which costs a fraction of a
+    /// dynamic cast; anything else (protocols, superclasses) is a dynamic cast. `instance` is
+    /// unchanged when the cast fails, for the error message.
+    @inlinable @inline(__always)
+    static func cast<T>(_ instance: inout Any, to type: T.Type) -> T? {
+        if T.self is AnyObject.Type, MemoryLayout<Any>.size == 4 * MemoryLayout<Int>.size {
+            let taken = withUnsafeMutablePointer(to: &instance) { pointer -> T? in
+                let words = UnsafeMutableRawPointer(pointer)
+                guard words.load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: Any.Type.self) == T.self else { return nil }
+                let value = words.assumingMemoryBound(to: T.self).move()
+                pointer.initialize(to: ())
+                return value
+            }
+            if let taken { return taken }
+        }
+        func open<Stored>(_ stored: Stored) -> T? {
+            Stored.self == T.self ? unsafeBitCast(stored, to: T.self) : stored as? T
+        }
+        return _openExistential(instance, do: open)
+    }
+
+    /// The error for an instance that is not of the type asked for.
+    @usableFromInline
+    func typeMismatch(_ instance: Any, expected: Any.Type, name: String?, state: ResolutionState?) -> ResolutionError {
+        let registration = target(for: expected).flatMap { target in name.map { target.named[$0] } ?? target.unnamed }
+        let service = registration.map { "service \($0.key) (\($0.location))" } ?? "service"
+        return ResolutionError(
+            .typeMismatch(produced: "\(Swift.type(of: instance))", expected: "\(expected)"),
+            message: "\(service) produced \(Swift.type(of: instance)), which is not a \(expected)",
+            path: (state?.steps ?? []) + (registration.map { [$0.step] } ?? []))
+    }
+
+    /// Resolves with a trace line: service, scope, whether the instance was kept or built, time.
+    private func traced(_ registration: Registration, arguments: Arguments, state: ResolutionState?, logger: Logger) throws(ResolutionError) -> Any {
+        var kept = false
+        if case .kept(let timeToLive, _, let slot) = registration.keeping {
+            kept = slot.current(now: timeToLive == nil ? nil : now()) != nil
+        }
+        let start = ContinuousClock.now
+        let instance = try self.instance(of: registration, arguments: arguments, state: state)
+        let elapsed = ContinuousClock.now - start
+        let name = registration.name.map { "[\($0)]" } ?? ""
+        logger.trace("resolve \(registration.key)\(name) (\(registration.scope)): \(kept ? "kept" : "built") in \(elapsed)")
+        return instance
+    }
+
+    func resolve(key: String, name: String?, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
+        guard let target = targets[key] else { throw unknownService(key, state: state) }
+        let registration = try registration(in: target, name: name, state: state)
+        return try instance(of: registration, arguments: arguments, state: state)
+    }
+
+    /// The registration `type` (and `name`) resolves to, not counted: the container holds every
+    /// registration. Reads the target without counting it either.
+    private func registration(for type: Any.Type, name: String?, state: ResolutionState?) throws(ResolutionError) -> Unmanaged<Registration> {
+        let id = ObjectIdentifier(type)
+        if let name {
+            if case .target(let target) = targetTable.lookup(id), let named = target._withUnsafeGuaranteedRef({ $0.named[name] }) {
+                return Unmanaged.passUnretained(named)
+            }
+        } else if let unnamed = knownUnnamedRegistration(id) {
+            return unnamed
+        }
+        guard let target = target(for: type) else {
+            throw unknownService(String(describing: type), state: state)
+        }
+        return Unmanaged.passUnretained(try registration(in: target, name: name, state: state))
+    }
+
+    /// The registration an unnamed resolve of the type `id` reaches, once the type has been
+    /// looked up: read without a lock and without counting a reference.
+    @inline(__always)
+    private func knownUnnamedRegistration(_ id: ObjectIdentifier) -> Unmanaged<Registration>? {
+        guard case .target(let target) = targetTable.lookup(id) else { return nil }
+        return target._withUnsafeGuaranteedRef { $0.unnamedReference }
+    }
+
+    /// The target a type resolves to: its qualified name, then its plain name. Computed once
+    /// per type.
+    func target(for type: Any.Type) -> ResolutionTarget? {
+        let id = ObjectIdentifier(type)
+        switch targetTable.lookup(id) {
+        case .target(let target): return target.takeUnretainedValue()
+        case .undeclared: return nil
+        case .unknown: break
+        }
+        let found = targets[String(reflecting: type)] ?? targets[String(describing: type)]
+        targetTable.insert(id, found)
+        return found
+    }
+
+    private func registration(in target: ResolutionTarget, name: String?, state: ResolutionState?) throws(ResolutionError) -> Registration {
+        if let name {
+            if let variant = target.named[name] { return variant }
+            let defined = target.named.keys.sorted()
+            let list = defined.isEmpty ? "it has no named variants" : "its names: " + defined.joined(separator: ", ")
+            throw ResolutionError(
+                .unknownName(name, service: target.serviceKey),
+                message: "service \(target.serviceKey) has no variant named '\(name)'\(Suggestion.hint(for: name, in: defined)) (\(list))",
+                path: state?.steps ?? [])
+        }
+        guard let registration = target.unnamed else {
+            let names = target.named.keys.sorted().joined(separator: ", ")
+            throw ResolutionError(
+                .unknownName("", service: target.serviceKey),
+                message: "'\(target.serviceKey)' resolves only by name (\(names))",
+                path: state?.steps ?? [])
+        }
+        return registration
+    }
+
+    private func unknownService(_ name: String, state: ResolutionState?) -> ResolutionError {
+        if let off = manifest.switchedOff[name] {
+            return ResolutionError(
+                .unknownService(name),
+                message: "service \(name) is switched off in context '\(off.value)' (\(off.location))",
+                path: state?.steps ?? [])
+        }
+        let declared = manifest.services.map(\.key)
+        let shown = declared.prefix(12).joined(separator: ", ") + (declared.count > 12 ? ", and \(declared.count - 12) more" : "")
+        let hint = Suggestion.hint(for: name, in: targets.keys)
+        return ResolutionError(
+            .unknownService(name),
+            message: "no service is declared for '\(name)'\(hint) (declared: \(shown.isEmpty ? "none" : shown))",
+            path: state?.steps ?? [])
+    }
+}

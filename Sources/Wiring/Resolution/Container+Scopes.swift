@@ -1,0 +1,183 @@
+import Dispatch
+internal import Logging
+
+/// Scopes: building an instance in its registration's scope, cycles, and resets.
+extension Container {
+    // MARK: - Scopes
+
+    func instance(of registration: Registration, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
+        if let state { return try instance(of: registration, arguments: arguments, in: state) }
+        if case .kept(let timeToLive, _, let slot) = registration.keeping,
+           let instance = slot.current(now: timeToLive == nil ? nil : now()) {
+            return instance
+        }
+        let state = ResolutionState.acquire()
+        defer { ResolutionState.recycle(state, container: self) }
+        return try instance(of: registration, arguments: arguments, in: state)
+    }
+
+    private func instance(of registration: Registration, arguments: Arguments, in state: ResolutionState) throws(ResolutionError) -> Any {
+        switch registration.keeping {
+        case .kept(let timeToLive, let weakly, let slot):
+            if let instance = slot.current(now: timeToLive == nil ? nil : now()) { return instance }
+            return try buildKept(registration, in: slot, timeToLive: timeToLive, weakly: weakly,
+                                 arguments: arguments, state: state)
+        case .graph:
+            let id = ObjectIdentifier(registration)
+            if let instance = state.graph[id] { return instance }
+            let instance = try produce(registration, arguments: arguments, state: state)
+            state.graph[id] = instance
+            return instance
+        case .unique:
+            return try produce(registration, arguments: arguments, state: state)
+        }
+    }
+
+    private func buildKept(
+        _ registration: Registration, in slot: InstanceSlot, timeToLive: Duration?, weakly: Bool, arguments: Arguments, state: ResolutionState
+    ) throws(ResolutionError) -> Any {
+        try checkCycle(registration, state: state)
+        while true {
+            switch slot.lookup(token: state.token, now: timeToLive == nil ? nil : now()) {
+            case .instance(let instance):
+                return instance
+            case .build:
+                do {
+                    let instance = try produce(registration, arguments: arguments, state: state)
+                    slot.finish(instance, expires: timeToLive.map { now() + $0 }, weakly: weakly)
+                    return instance
+                } catch {
+                    slot.abandon()
+                    throw error
+                }
+            case .wait(let done, _):
+                guard WaitGraph.beginWaiting(state.token, for: slot) else {
+                    throw ResolutionError(
+                        .circularDependency,
+                        message: "circular dependency across threads: " + (state.steps + [registration.step]).map(\.description).joined(separator: " → ")
+                            + " is being built by a resolution that waits for this one",
+                        path: state.steps + [registration.step])
+                }
+                done.wait()
+                WaitGraph.endWaiting(state.token)
+            }
+        }
+    }
+
+    private func checkCycle(_ registration: Registration, state: ResolutionState) throws(ResolutionError) {
+        if let start = state.position(of: registration) {
+            let cycle = state.path[start...].map(\.step) + [registration.step]
+            throw ResolutionError(
+                .circularDependency,
+                message: "circular dependency: " + cycle.map(\.description).joined(separator: " → "),
+                path: state.steps + [registration.step])
+        }
+        if state.path.count >= ResolutionState.maxDepth {
+            throw ResolutionError(
+                .circularDependency,
+                message: "resolution is deeper than \(ResolutionState.maxDepth) services; is there a cycle through named variants or arguments?",
+                path: state.steps + [registration.step])
+        }
+        // Checked at every level: under AddressSanitizer or in a debug build, a few levels of
+        // frames can already take more than the guard's margin.
+        if !state.hasStackRoom {
+            throw ResolutionError(
+                .circularDependency,
+                message: "resolution is too deep for this thread's stack (\(state.path.count) services); is there a cycle through named variants or arguments?",
+                path: state.steps + [registration.step])
+        }
+    }
+
+    /// Runs the factory and the decorators around it, with `registration` on the path.
+    private func produce(_ registration: Registration, arguments: Arguments, state: ResolutionState) throws(ResolutionError) -> Any {
+        try checkCycle(registration, state: state)
+        state.path.append(PathEntry(registration: registration, decorator: -1))
+        defer { state.path.removeLast() }
+        var instance = try run(registration.make, factoryKey: registration.factoryKey, context: FactoryContext(
+            container: self, state: state, arguments: arguments, registration: registration))
+        for index in registration.decorators.indices {
+            state.path.append(PathEntry(registration: registration, decorator: index))
+            defer { state.path.removeLast() }
+            instance = try run(registration.decorators[index].make, factoryKey: registration.decorators[index].factoryKey,
+                               context: FactoryContext(container: self, state: state, arguments: arguments, inner: instance,
+                                                       registration: registration, decorator: index))
+        }
+        return instance
+    }
+
+    /// `produce` for the nested fast path: no decorators, no runtime arguments, and the thread
+    /// already building with this container.
+    func produceNested(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any {
+        try checkCycle(registration, state: state)
+        state.path.append(PathEntry(registration: registration, decorator: -1))
+        defer { state.path.removeLast() }
+        let context = FactoryContext(container: self, state: state, registration: registration)
+        do {
+            return try registration.make(context)
+        } catch {
+            throw factoryError(error, factoryKey: registration.factoryKey, context: context)
+        }
+    }
+
+    private func run(
+        _ make: @Sendable (FactoryContext) throws -> Any, factoryKey: String, context: FactoryContext
+    ) throws(ResolutionError) -> Any {
+        do {
+            return try asCurrent { try make(context) }
+        } catch {
+            throw factoryError(error, factoryKey: factoryKey, context: context)
+        }
+    }
+
+    /// What a factory threw, as a ``ResolutionError``: its own resolution errors pass through,
+    /// anything else is wrapped with the factory and the path.
+    private func factoryError(_ error: any Error, factoryKey: String, context: FactoryContext) -> ResolutionError {
+        if let error = error as? ResolutionError { return error }
+        let steps = context.state.steps
+        let at = steps.last?.location.map { " (\($0))" } ?? ""
+        return ResolutionError(
+            .factoryFailed(error),
+            message: "factory '\(factoryKey)' of service \(context.serviceKey)\(at) threw: \(error)",
+            path: steps)
+    }
+
+    // MARK: - Resets
+
+    /// Drops every kept instance: the next resolves build anew.
+    public func reset() {
+        reset { _ in true }
+    }
+
+    /// Drops the instances kept by one scope (a built-in one, or a custom scope by name).
+    public func reset(scope: Scope) {
+        reset { $0.scope == scope }
+    }
+
+    /// Drops the kept instances of one service (and its named variants), by key.
+    public func reset(service key: String) {
+        reset { $0.key == key }
+    }
+
+    /// Slots first, then the type cache: a resolve that read an old instance from a slot began
+    /// before the generation moved on, so it cannot cache that instance again.
+    private func reset(where matches: (Registration) -> Bool) {
+        for registration in registrations where matches(registration) {
+            if case .kept(_, _, let slot) = registration.keeping { slot.reset() }
+        }
+        typeCache.write { cache in
+            cache.generation += 1
+            for id in cache.instances.identifiers {
+                if case .target(let target) = targetTable.lookup(id), let registration = target.takeUnretainedValue().unnamed,
+                   matches(registration) {
+                    cache.instances[id] = nil
+                }
+            }
+        }
+    }
+
+    /// Drops the kept instances of the service declared for `T`.
+    public func reset<T>(_ type: T.Type) {
+        guard let target = target(for: type) else { return }
+        reset(service: target.serviceKey)
+    }
+}
