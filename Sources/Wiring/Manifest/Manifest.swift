@@ -44,7 +44,7 @@ public struct Manifest: Sendable {
         version: Int, files: [String], parameters: [Parameter], services: [ServiceDefinition],
         contexts: [ContextDefinition], defaultScope: Located<Scope>?, customScopes: [CustomScope],
         parameterReferences: ParameterReferences, diagnostics: [Diagnostic],
-        serviceIndex: [NameKey: Int]? = nil, census: ServiceCensus? = nil
+        serviceIndex: [NameKey: Int]? = nil
     ) {
         self.parameterReferences = parameterReferences
         self.version = version
@@ -56,8 +56,7 @@ public struct Manifest: Sendable {
         self.customScopes = customScopes
         self.diagnostics = diagnostics
         self.serviceIndex = serviceIndex ?? Self.index(services.map(\.key))
-        assert(census.map { $0.count == services.count } ?? true, "a census of these services")
-        self.census = census ?? ServiceCensus(of: services)
+        census = ServiceCensus(of: services)
         parameterIndex = Self.index(parameters.map(\.name))
         contextIndex = Self.index(contexts.map(\.name))
     }

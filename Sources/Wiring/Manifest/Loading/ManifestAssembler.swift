@@ -10,7 +10,7 @@ package struct ManifestAssembler {
         var files = consume files
         var parameters: [Parameter] = []
         var parameterAt: [String: SourceLocation] = [:]
-        let (services, serviceIndex, census) = mergeServices(of: &files)
+        let (services, serviceIndex) = mergeServices(of: &files)
         var contexts: [(name: String, location: SourceLocation, services: [ServiceOverride], parameters: [Parameter], added: [ServiceDefinition])] = []
         var contextIndex: [String: Int] = [:]
         var defaultScope: Located<Scope>?
@@ -76,19 +76,17 @@ package struct ManifestAssembler {
             customScopes: customScopes,
             parameterReferences: files.reduce(into: ParameterReferences()) { $0.append(contentsOf: $1.parameterReferences) },
             diagnostics: [],
-            serviceIndex: serviceIndex,
-            census: census)
+            serviceIndex: serviceIndex)
     }
 
-    /// The services of every file, in order, each key once (a repeated key is reported), each
-    /// one's position by key, and their census when the files' censuses make it up; the files
-    /// are left without services.
+    /// The services of every file, in order, each key once (a repeated key is reported), and
+    /// each one's position by key; the files are left without services.
     ///
     /// The keys are read from each file's ``ManifestFile/serviceKeys``, a plain array beside
     /// the services, rather than from each service's storage.
     private mutating func mergeServices(
         of files: inout [ManifestFile]
-    ) -> ([ServiceDefinition], [NameKey: Int], ServiceCensus?) {
+    ) -> ([ServiceDefinition], [NameKey: Int]) {
         let count = files.reduce(0) { $0 + $1.serviceKeys.count }
         var serviceIndex = [NameKey: Int](minimumCapacity: count)
         var unique = true
@@ -101,13 +99,11 @@ package struct ManifestAssembler {
         if unique {
             // The first file's services are taken over as they are, without copying each.
             var services: [ServiceDefinition] = []
-            var census = ServiceCensus()
             for index in files.indices {
-                census.append(files[index].census)
                 let taken = files[index].takeServices()
                 if services.isEmpty { services = taken } else { services += taken }
             }
-            return (services, serviceIndex, census)
+            return (services, serviceIndex)
         }
         // A repeated key: one lookup for the usual case, a key not seen yet; a repeated key gets
         // its first place back.
@@ -124,7 +120,7 @@ package struct ManifestAssembler {
                 }
             }
         }
-        return (services, serviceIndex, nil)
+        return (services, serviceIndex)
     }
 
     /// Records `name` as declared at `location`; reports and refuses a second declaration.

@@ -9,8 +9,6 @@ package struct ManifestFile: Sendable {
     /// The key of each of `services`, beside it: merging files reads these, and need not touch
     /// the storage of each service.
     package private(set) var serviceKeys: [String] = []
-    /// What the services hold that checking and binding them are sized by.
-    package private(set) var census = ServiceCensus()
     package var contexts: [ContextDefinition] = []
     package var defaultScope: Located<Scope>?
     package var customScopes: [CustomScope] = []
@@ -22,12 +20,11 @@ package struct ManifestFile: Sendable {
     package mutating func append(_ service: ServiceDefinition) {
         services.append(service)
         serviceKeys.append(service.key)
-        census.note(service)
     }
 
-    /// Gives up the services (and their keys and census), leaving none.
+    /// Gives up the services (and their keys), leaving none.
     package mutating func takeServices() -> [ServiceDefinition] {
-        defer { (services, serviceKeys, census) = ([], [], ServiceCensus()) }
+        defer { (services, serviceKeys) = ([], []) }
         return services
     }
 }
