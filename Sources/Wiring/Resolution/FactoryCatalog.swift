@@ -38,14 +38,17 @@ public struct FactoryCatalog: Sendable, Codable, Equatable {
         self.factories = factories.sorted()
     }
 
+    /// The largest catalog file read, in bytes.
+    static let maxFileSize = 32 << 20
+
     /// Reads a catalog file.
     /// - Throws: ``ManifestError`` with one clear line when the file is missing or is not a catalog.
     public init(contentsOf path: String) throws(ManifestError) {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = Data(try SourceFiles.read(path, limit: Self.maxFileSize))
         } catch {
-            throw ManifestError("cannot read catalog '\(path)': no such file or not readable", at: nil)
+            throw ManifestError("cannot read catalog '\(path)': \(error.reason(limit: Self.maxFileSize))", at: nil)
         }
         do {
             self = try JSONDecoder().decode(FactoryCatalog.self, from: data)

@@ -1,4 +1,5 @@
 import Foundation
+@testable import Wiring
 
 /// Runs the package's built executables as users and CI do, and captures what they print.
 enum BinaryRunner {
@@ -6,6 +7,8 @@ enum BinaryRunner {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// Whether the child was stopped for running past the time it was given.
+        var timedOut = false
     }
 
     /// The folder the build put the executables in (beside the test bundle).
@@ -24,7 +27,11 @@ enum BinaryRunner {
     /// holding the output pipes open, and under ThreadSanitizer it never finishes. Sanitizer
     /// options given to the tests (`ASAN_OPTIONS`, …) reach the children too, since the
     /// children are built with the same sanitizer.
-    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    /// A child still running after `timeout` is stopped, and the output says so: a test of
+    /// something that must not hang fails instead of hanging.
+    static func run(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(300)
+    ) throws -> Output {
         let process = Process()
         process.executableURL = folder.appendingPathComponent(name)
         process.arguments = arguments
@@ -39,6 +46,13 @@ enum BinaryRunner {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        let stopped = Locked(false)
+        let (seconds, attoseconds) = timeout.components
+        DispatchQueue.global().asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18) {
+            guard process.isRunning else { return }
+            stopped.withLock { $0 = true }
+            process.terminate()
+        }
         // Both pipes are drained at once, so a child that fills one cannot block on it.
         let stderr = ReadResult()
         let drained = DispatchGroup()
@@ -52,7 +66,7 @@ enum BinaryRunner {
         process.waitUntilExit()
         return Output(status: process.terminationStatus,
                       stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr.data, as: UTF8.self))
+                      stderr: String(decoding: stderr.data, as: UTF8.self), timedOut: stopped.withLock { $0 })
     }
 }
 

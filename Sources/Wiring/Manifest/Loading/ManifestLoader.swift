@@ -226,7 +226,8 @@ private struct ImportReader {
             do {
                 bytes = try SourceFiles.read(path, limit: limits.maxFileSize)
             } catch {
-                diagnostics.append(.error("cannot read overlay file '\(path)' of context '\(context)'", at: nil))
+                diagnostics.append(.error(
+                    "cannot read overlay file '\(path)' of context '\(context)': \(error.reason(limit: limits.maxFileSize))", at: nil))
                 continue
             }
             sources[path] = bytes
@@ -260,11 +261,7 @@ private struct ImportReader {
         do {
             bytes = try SourceFiles.read(path, limit: limits.maxFileSize)
         } catch {
-            let reason = switch error {
-            case .cannotOpen(let message): message.lowercased()
-            case .notAFile: "not a regular file"
-            case .tooLarge(let size): "the file is \(size) bytes, more than the limit of \(limits.maxFileSize) bytes"
-            }
+            let reason = error.reason(limit: limits.maxFileSize)
             if let importedAt {
                 let resolved = path == importedAt.value ? "" : " (\(path))"
                 diagnostics.append(.error("cannot read import '\(importedAt.value)'\(resolved): \(reason)", at: importedAt.location))

@@ -12,17 +12,34 @@ package enum SourceFiles {
     package enum ReadError: Error, Equatable {
         case cannotOpen(String)
         case tooLarge(Int)
-        case notAFile
+        /// Not a regular file: what it is instead ("a folder", "a named pipe", …).
+        case notAFile(String)
+
+        /// The reason, as a diagnostic says it after "cannot read …: ", for a read whose size
+        /// limit was `limit`.
+        package func reason(limit: Int) -> String {
+            switch self {
+            case .cannotOpen(let message): message.lowercased()
+            case .notAFile(let kind): "not a regular file (\(kind))"
+            case .tooLarge(let size): "the file is \(size) bytes, more than the limit of \(limit) bytes"
+            }
+        }
     }
 
-    /// Reads a whole file, refusing one larger than `limit` bytes before reading it.
+    /// Reads a whole regular file, refusing one larger than `limit` bytes before reading it.
+    ///
+    /// A named pipe, socket, device or folder is refused before anything can block: the file's
+    /// type is checked before it is opened, and it is opened without waiting (a pipe with no
+    /// writer would otherwise block `open` forever), then checked again in case it changed.
     package static func read(_ path: String, limit: Int) throws(ReadError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .cannotOpen(String(cString: strerror(errno))) }
+        if let kind = kind(of: info) { throw .notAFile(kind) }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK)
         guard descriptor >= 0 else { throw .cannotOpen(String(cString: strerror(errno))) }
         defer { close(descriptor) }
-        var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .cannotOpen(String(cString: strerror(errno))) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notAFile }
+        if let kind = kind(of: info) { throw .notAFile(kind) }
         let size = Int(info.st_size)
         guard size <= limit else { throw .tooLarge(size) }
         // Read into memory not set first: zeroing 2 MB only for `read` to overwrite it cost
@@ -44,6 +61,18 @@ package enum SourceFiles {
         }
         if let failure { throw .cannotOpen(String(cString: strerror(failure))) }
         return bytes
+    }
+
+    /// What a file that is not a regular file is, for a message; `nil` for a regular file.
+    private static func kind(of info: stat) -> String? {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a named pipe"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: "a special file"
+        }
     }
 
     /// The canonical path of an existing file (symbolic links resolved), for telling files apart.
