@@ -85,6 +85,11 @@ public struct Manifest: Sendable {
         parameterIndex[name].map { parameters[$0] }
     }
 
+    /// The position of the parameter `name` among ``parameters``.
+    package func parameterPosition(_ name: String) -> Int? {
+        parameterIndex[name]
+    }
+
     /// The context called `name`.
     public func context(_ name: String) -> ContextDefinition? {
         contextIndex[name].map { contexts[$0] }

@@ -6,8 +6,9 @@ package struct ValueResolver: Sendable {
     let manifest: Manifest
     let environment: [String: String]
     package private(set) var diagnostics: [Diagnostic] = []
-    private var parameterValues: [String: ManifestValue] = [:]
-    private var resolvingParameters: Set<String> = []
+    /// Every parameter's value with its references filled in, once they are computed (see
+    /// ``resolveParameters()``).
+    private var parameterValues: [String: ManifestValue]?
     private var compositeParameters: Bool?
 
     package init(manifest: Manifest, environment: [String: String]) {
@@ -23,8 +24,31 @@ package struct ValueResolver: Sendable {
     }
 
     /// Resolves every parameter once, so that their problems are reported even when unused.
+    ///
+    /// Parameters are filled in dependencies first (``ParameterGraph``), each from values
+    /// already filled in: a chain of thousands of parameters costs no recursion, and the work
+    /// is the size of the values made. A parameter on a cycle (an error validation reports)
+    /// reads the others of its cycle as absent.
     package mutating func resolveParameters() {
-        for parameter in manifest.parameters { _ = parameterValue(parameter.name) }
+        guard parameterValues == nil else { return }
+        parameterValues = [:]
+        let parameters = manifest.parameters
+        var filled = 0, overBudget = false
+        for component in ParameterGraph(manifest).components {
+            for position in component {
+                var value = resolve(parameters[position].value)
+                if case .string(let text) = value.kind, value.isInterpolated {
+                    filled += text.utf8.count
+                    if !overBudget && filled > Self.maxExpandedBytes {
+                        overBudget = true
+                        diagnostics.append(.error(Self.pastTextLimitMessage, at: parameters[position].location))
+                    }
+                    // Past the budget, parameters read as absent: nothing more is made.
+                    if overBudget { value = ManifestValue(.null, at: value.location) }
+                }
+                parameterValues![parameters[position].name] = value
+            }
+        }
     }
 
     package mutating func resolve(_ map: ManifestMap?, at location: SourceLocation) -> ManifestMap {
@@ -47,7 +71,7 @@ package struct ValueResolver: Sendable {
     private mutating func check(_ value: ManifestValue) {
         guard value.mayHold(environmentOnly: !hasCompositeParameters) else { return }
         switch value.kind {
-        case .template: _ = resolve(value)
+        case .template(let template): _ = fill(template, of: value, building: false)
         case .list(let values): values.forEach { check($0) }
         case .map(let map): check(map)
         default: break
@@ -79,32 +103,7 @@ package struct ValueResolver: Sendable {
                 return ManifestValue(parameter.kind, at: value.location, isSecret: parameter.isSecret || value.isSecret,
                                      isInterpolated: parameter.isInterpolated)
             }
-            var text = ""
-            var secret = value.isSecret
-            for part in template.parts {
-                switch part {
-                case .literal(let literal):
-                    text += literal
-                case .environment(let name, let fallback):
-                    if let set = environment[name], !(set.isEmpty && fallback != nil) {
-                        text += set
-                        secret = true
-                    } else if let fallback {
-                        text += fallback
-                    } else {
-                        diagnostics.append(.error("environment variable '\(name)' is not set and has no default", at: value.location))
-                    }
-                case .parameter(let name):
-                    guard let parameter = parameterValue(name) else { continue }
-                    secret = secret || parameter.isSecret
-                    switch parameter.kind {
-                    case .string(let string): text += string
-                    case .list, .map:
-                        diagnostics.append(.error("parameter '\(name)' is \(parameter.kindDescription) and cannot be part of a string", at: value.location))
-                    default: text += parameter.description
-                    }
-                }
-            }
+            let (text, secret) = fill(template, of: value, building: true)
             return ManifestValue(.string(text), at: value.location, isSecret: secret, isInterpolated: true)
         case .list(let values):
             return ManifestValue(.list(values.map { resolve($0) }), at: value.location, isSecret: value.isSecret)
@@ -115,14 +114,56 @@ package struct ValueResolver: Sendable {
         }
     }
 
-    /// A parameter's value with its own templates filled in, computed once.
+    /// The longest text a template fills in, and the most text all parameters fill in
+    /// together: a parameter read many times over, by parameters that are read many times
+    /// over, grows exponentially with the manifest (a "parameter bomb").
+    static let maxExpandedBytes = 32 << 20
+
+    /// What is reported when the parameters fill in more than ``maxExpandedBytes`` together.
+    static let pastTextLimitMessage =
+        "parameters fill in to more than \(maxExpandedBytes >> 20) MiB of text together; is a parameter read many times over?"
+
+    /// The text of `template`, the template of `value`, and whether it holds a secret; when
+    /// not `building`, only what filling it in would report is reported, and no text is made.
+    private mutating func fill(_ template: StringTemplate, of value: ManifestValue, building: Bool) -> (text: String, secret: Bool) {
+        var text = ""
+        var secret = value.isSecret
+        for part in template.parts {
+            switch part {
+            case .literal(let literal):
+                if building { text += literal }
+            case .environment(let name, let fallback):
+                if let set = environment[name], !(set.isEmpty && fallback != nil) {
+                    if building { text += set }
+                    secret = true
+                } else if let fallback {
+                    if building { text += fallback }
+                } else {
+                    diagnostics.append(.error("environment variable '\(name)' is not set and has no default", at: value.location))
+                }
+            case .parameter(let name):
+                guard let parameter = parameterValue(name) else { continue }
+                secret = secret || parameter.isSecret
+                switch parameter.kind {
+                case .string(let string): if building { text += string }
+                case .list, .map:
+                    diagnostics.append(.error("parameter '\(name)' is \(parameter.kindDescription) and cannot be part of a string", at: value.location))
+                default: if building { text += parameter.description }
+                }
+            }
+            if building && text.utf8.count > Self.maxExpandedBytes {
+                diagnostics.append(.error(
+                    "this value fills in to more than \(Self.maxExpandedBytes >> 20) MiB of text; is a parameter read many times over?",
+                    at: value.location))
+                return ("", secret)
+            }
+        }
+        return (text, secret)
+    }
+
+    /// A parameter's value with its own templates filled in; `nil` for one not defined.
     package mutating func parameterValue(_ name: String) -> ManifestValue? {
-        if let value = parameterValues[name] { return value }
-        guard let parameter = manifest.parameter(name), !resolvingParameters.contains(name) else { return nil }
-        resolvingParameters.insert(name)
-        let value = resolve(parameter.value)
-        resolvingParameters.remove(name)
-        parameterValues[name] = value
-        return value
+        if parameterValues == nil { resolveParameters() }
+        return parameterValues![name]
     }
 }

@@ -259,29 +259,12 @@ package struct ManifestValidator {
                 }
             }
         }
-        var checked: Set<String> = []
-        for parameter in manifest.parameters {
-            checkParameterCycle(from: parameter.name, checked: &checked)
+        let graph = ParameterGraph(manifest)
+        for cycle in graph.cycles(in: manifest) {
+            error("parameter cycle: " + cycle.path.joined(separator: " → "), at: cycle.location)
         }
-    }
-
-    /// Reports a cycle of parameters reading each other (`a: $(b)`, `b: $(a)`) once.
-    private mutating func checkParameterCycle(from start: String, checked: inout Set<String>) {
-        var stack: [(name: String, path: [String])] = [(start, [start])]
-        while let (name, path) = stack.popLast() {
-            guard let parameter = manifest.parameter(name) else { continue }
-            var references: [String] = []
-            parameter.value.forEachTemplate { template, _ in references += template.parameters }
-            for reference in references {
-                if reference == start {
-                    if !checked.contains(start) {
-                        checked.formUnion(path)
-                        error("parameter cycle: " + (path + [start]).joined(separator: " → "), at: manifest.parameter(start)?.location)
-                    }
-                    return
-                }
-                if !path.contains(reference) { stack.append((reference, path + [reference])) }
-            }
+        if let position = graph.firstPastTextLimit(ValueResolver.maxExpandedBytes, in: manifest) {
+            error(ValueResolver.pastTextLimitMessage, at: manifest.parameters[position].location)
         }
     }
 }
