@@ -68,6 +68,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Encodable
     public var notes: [Note]
     /// The text of the source line at ``location``, filled in by the loader, for the caret display.
     public var sourceLine: String?
+    /// Where the caret goes under ``sourceLine`` (1-based, in characters), when that is not
+    /// ``location``'s column: a secret redacted before it changes the line's length.
+    package var sourceColumn: Int?
     /// The context (or contexts, comma-separated) the problem belongs to, when it only appears
     /// with them applied.
     public var context: String?
@@ -140,7 +143,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Encodable
     public func formatted(showingSource: Bool = true) -> String {
         var lines = [headline]
         if showingSource, let sourceLine, let location {
-            lines.append(contentsOf: Self.caretLines(sourceLine, column: location.column))
+            lines.append(contentsOf: Self.caretLines(sourceLine, column: sourceColumn ?? location.column))
         }
         for note in notes {
             if let at = note.location {

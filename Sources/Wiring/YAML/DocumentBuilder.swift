@@ -51,6 +51,8 @@ struct DocumentBuilder {
     /// Where the document's root is in `store`, once it is read.
     var root: NodeStore.Index?
     var diagnostics: [Diagnostic] = []
+    /// Where each scalar tagged `!secret` was written, so that printed source lines can hide it.
+    var secrets: [SourceSpan] = []
     private var stack: [Frame] = []
     /// Anchored nodes, kept apart so that dropping a repeated key's pair never drops them.
     private let anchored: NodeStore
@@ -121,6 +123,11 @@ struct DocumentBuilder {
             let style = style(data.style)
             var tag = readTag(data.tag, line: line, column: column)
             if tag != .none { tag = checkedTag(tag, of: String(decoding: utf8, as: UTF8.self), style: style, line: line, column: column) }
+            if tag == .secret {
+                secrets.append(SourceSpan(
+                    startLine: Int(line), startColumn: Int(column),
+                    endLine: event.end_mark.line + 1, endColumn: event.end_mark.column + 1))
+            }
             let index = store.appendScalar(utf8, style: style, tag: tag, line: line, column: column)
             return complete(index, anchor: string(data.anchor))
         case YAML_ALIAS_EVENT:

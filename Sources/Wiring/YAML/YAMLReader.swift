@@ -4,6 +4,8 @@ package struct YAMLReadResult: Sendable {
     /// The root node, stored with the rest of the document.
     package var document: StoredNode?
     package var diagnostics: [Diagnostic]
+    /// Where each scalar tagged `!secret` was written.
+    package var secrets: [SourceSpan] = []
 
     /// The document as a tree of nodes, for what prefers one to a store.
     package var root: YAMLNode? { document?.node }
@@ -26,6 +28,6 @@ package enum YAMLReader {
         var builder = DocumentBuilder(file: file, limits: limits)
         bytes.withUnsafeBufferPointer { builder.run($0) }
         let document = builder.root.map { StoredNode(store: builder.store, index: $0) }
-        return YAMLReadResult(document: document, diagnostics: builder.diagnostics)
+        return YAMLReadResult(document: document, diagnostics: builder.diagnostics, secrets: builder.secrets)
     }
 }

@@ -6,7 +6,7 @@ extension ManifestLoader {
         let file = "fuzz.yaml"
         let environment = ["HOME": "/root", "EMPTY": ""]
         let limits = YAMLLimits(maxFileSize: 1 << 20, maxDepth: 64, maxAliasExpansion: 100_000)
-        let (readProblems, manifestFile) = readFile(bytes, path: file, limits: limits, environment: environment)
+        let (readProblems, manifestFile, _) = readFile(bytes, path: file, limits: limits, environment: environment)
         var assembler = ManifestAssembler()
         let manifest = assembler.assemble([manifestFile])
         var validator = ManifestValidator(manifest: manifest)

@@ -79,8 +79,8 @@ public struct ManifestLoader: Sendable {
         let manifest: Manifest
         /// What reading and assembling reported.
         let diagnostics: [Diagnostic]
-        /// Each file's bytes, for the source line under a diagnostic.
-        let sources: [String: [UInt8]]
+        /// Each file's text, for the source line under a diagnostic.
+        let sources: [String: SourceText]
     }
 
     /// Reads the manifest at `path` with its imports and overlay files, and assembles them.
@@ -131,8 +131,10 @@ public struct ManifestLoader: Sendable {
 
         diagnostics = diagnostics.inManifestOrder(files: manifest.files, bySeverity: false, unplacedFirst: true)
         for index in diagnostics.indices {
-            if let location = diagnostics[index].location, let bytes = read.sources[location.file] {
-                diagnostics[index].sourceLine = SourceFiles.line(location.line, in: bytes)
+            if let location = diagnostics[index].location,
+               let shown = read.sources[location.file]?.line(location.line, column: location.column) {
+                diagnostics[index].sourceLine = shown.text
+                diagnostics[index].sourceColumn = shown.column
             }
         }
         let failed = diagnostics.containsErrors
@@ -180,15 +182,18 @@ public struct ManifestValidation: Sendable {
 
 extension ManifestLoader {
     /// Reads and decodes `bytes`, the file at `path`; returns the reader's problems, then the
-    /// decoder's, and the file (empty when the reader found nothing to decode).
+    /// decoder's, the file (empty when the reader found nothing to decode), and where its
+    /// secrets are written.
     static func readFile(
         _ bytes: [UInt8], path: String, limits: YAMLLimits, environment: [String: String]
-    ) -> (diagnostics: [Diagnostic], file: ManifestFile) {
+    ) -> (diagnostics: [Diagnostic], file: ManifestFile, secrets: [SourceSpan]) {
         let yaml = YAMLReader.read(bytes, file: path, limits: limits)
-        if yaml.document == nil && yaml.diagnostics.containsErrors { return (yaml.diagnostics, ManifestFile(path: path)) }
+        if yaml.document == nil && yaml.diagnostics.containsErrors {
+            return (yaml.diagnostics, ManifestFile(path: path), yaml.secrets)
+        }
         var decoder = ManifestFileDecoder(file: path, environment: environment)
         let file = decoder.decode(yaml.document)
-        return (yaml.diagnostics + decoder.diagnostics, file)
+        return (yaml.diagnostics + decoder.diagnostics, file, yaml.secrets)
     }
 }
 
@@ -198,7 +203,7 @@ private struct ImportReader {
     let environment: [String: String]
     var files: [ManifestFile] = []
     var overlayFiles: [String] = []
-    var sources: [String: [UInt8]] = [:]
+    var sources: [String: SourceText] = [:]
     var diagnostics: [Diagnostic] = []
     private var loaded: Set<String> = []
 
@@ -230,8 +235,8 @@ private struct ImportReader {
                     "cannot read overlay file '\(path)' of context '\(context)': \(error.reason(limit: limits.maxFileSize))", at: nil))
                 continue
             }
-            sources[path] = bytes
             let yaml = YAMLReader.read(bytes, file: path, limits: limits)
+            sources[path] = SourceText(bytes: bytes, secrets: yaml.secrets)
             diagnostics += yaml.diagnostics
             if yaml.document == nil && yaml.diagnostics.containsErrors { continue }
             var decoder = ManifestFileDecoder(file: path, environment: environment)
@@ -270,8 +275,8 @@ private struct ImportReader {
             }
             return
         }
-        sources[path] = bytes
-        let (problems, file) = ManifestLoader.readFile(bytes, path: path, limits: limits, environment: environment)
+        let (problems, file, secrets) = ManifestLoader.readFile(bytes, path: path, limits: limits, environment: environment)
+        sources[path] = SourceText(bytes: bytes, secrets: secrets)
         diagnostics += problems
         files.append(file)
         for entry in file.imports {

@@ -105,26 +105,6 @@ package enum SourceFiles {
         let joined = parts.joined(separator: "/")
         return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
-
-    /// The text of 1-based line `line` in `bytes`, without its line break.
-    package static func line(_ line: Int, in bytes: [UInt8]) -> String? {
-        var current = 1
-        var start = 0
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-        var index = start
-        while index < bytes.count, current < line {
-            if bytes[index] == UInt8(ascii: "\n") {
-                current += 1
-                start = index + 1
-            }
-            index += 1
-        }
-        guard current == line, start <= bytes.count else { return nil }
-        var end = start
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
-        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
-    }
 }
 
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
