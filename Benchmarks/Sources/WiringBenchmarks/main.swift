@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: WiringBenchmarks [resolution] [loading] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N]
+// Usage: WiringBenchmarks [resolution] [loading] [scaling] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N]
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
@@ -42,6 +42,11 @@ if all || sections.contains("resolution") {
     let iterations = option("--iterations").flatMap(Int.init) ?? 200_000
     print("Resolution (release build, time per operation: median of \(repetitions) rounds of \(iterations), ± half the min–max spread)")
     try ResolutionBenchmark.run(repetitions: repetitions, iterations: iterations, only: option("--only"))
+    print()
+}
+if sections.contains("scaling") {
+    print("Scaling (release build: validate with every context checked, then build a container; median of \(repetitions) runs)")
+    try ScalingBenchmark.run(repetitions: repetitions, only: option("--only"))
     print()
 }
 if all || sections.contains("loading") {
