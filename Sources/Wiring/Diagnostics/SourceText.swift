@@ -1,3 +1,10 @@
+/// A file as read, and where its secrets are written: what a ``SourceText`` is made from when
+/// a diagnostic in the file has a line to show.
+package struct SourceBytes: Sendable {
+    package var bytes: [UInt8]
+    package var secrets: [SourceSpan]
+}
+
 /// A file's text as diagnostics show it under their headline: decoded from whichever encoding
 /// libyaml read it in (UTF-8, or UTF-16 in either byte order after a byte-order mark), split into
 /// lines once, and with every value tagged `!secret` replaced by `<redacted>`.

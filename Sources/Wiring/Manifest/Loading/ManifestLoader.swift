@@ -79,8 +79,8 @@ public struct ManifestLoader: Sendable {
         let manifest: Manifest
         /// What reading and assembling reported.
         let diagnostics: [Diagnostic]
-        /// Each file's text, for the source line under a diagnostic.
-        let sources: [String: SourceText]
+        /// Each file's bytes and where its secrets are, for the source line under a diagnostic.
+        let sources: [String: SourceBytes]
     }
 
     /// Reads the manifest at `path` with its imports and overlay files, and assembles them.
@@ -130,9 +130,13 @@ public struct ManifestLoader: Sendable {
         }
 
         diagnostics = diagnostics.inManifestOrder(files: manifest.files, bySeverity: false, unplacedFirst: true)
+        // Only a file with something to show is decoded and split into lines, once.
+        var texts: [String: SourceText] = [:]
         for index in diagnostics.indices {
-            if let location = diagnostics[index].location,
-               let shown = read.sources[location.file]?.line(location.line, column: location.column) {
+            guard let location = diagnostics[index].location, let source = read.sources[location.file] else { continue }
+            let text = texts[location.file] ?? SourceText(bytes: source.bytes, secrets: source.secrets)
+            texts[location.file] = text
+            if let shown = text.line(location.line, column: location.column) {
                 diagnostics[index].sourceLine = shown.text
                 diagnostics[index].sourceColumn = shown.column
             }
@@ -203,7 +207,7 @@ private struct ImportReader {
     let environment: [String: String]
     var files: [ManifestFile] = []
     var overlayFiles: [String] = []
-    var sources: [String: SourceText] = [:]
+    var sources: [String: SourceBytes] = [:]
     var diagnostics: [Diagnostic] = []
     private var loaded: Set<String> = []
 
@@ -236,7 +240,7 @@ private struct ImportReader {
                 continue
             }
             let yaml = YAMLReader.read(bytes, file: path, limits: limits)
-            sources[path] = SourceText(bytes: bytes, secrets: yaml.secrets)
+            sources[path] = SourceBytes(bytes: bytes, secrets: yaml.secrets)
             diagnostics += yaml.diagnostics
             if yaml.document == nil && yaml.diagnostics.containsErrors { continue }
             var decoder = ManifestFileDecoder(file: path, environment: environment)
@@ -276,7 +280,7 @@ private struct ImportReader {
             return
         }
         let (problems, file, secrets) = ManifestLoader.readFile(bytes, path: path, limits: limits, environment: environment)
-        sources[path] = SourceText(bytes: bytes, secrets: secrets)
+        sources[path] = SourceBytes(bytes: bytes, secrets: secrets)
         diagnostics += problems
         files.append(file)
         for entry in file.imports {
