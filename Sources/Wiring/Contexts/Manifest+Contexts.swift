@@ -32,9 +32,9 @@ extension Manifest {
     /// - Throws: ``ManifestError`` for an unknown context name, with a did-you-mean.
     func merging(contexts names: [String]) throws(ManifestError) -> Manifest {
         guard !names.isEmpty else { return self }
-        let defined = contexts.map(\.name)
         let unknown = names.filter { context($0) == nil }
         if !unknown.isEmpty {
+            let defined = contexts.map(\.name)
             throw ManifestError(unknown.map { name in
                 .error("unknown context '\(name)'\(Suggestion.hint(for: name, in: defined)) (contexts: \(defined.isEmpty ? "none are defined" : defined.sorted().joined(separator: ", ")))", at: nil)
             })
@@ -58,7 +58,7 @@ extension Manifest {
         for name in names {
             let context = context(name)!
             for override in context.parameters {
-                if let at = parameters.firstIndex(where: { $0.name == override.name }) {
+                if let at = parameterPosition(override.name) {
                     parameters[at] = Parameter(name: override.name, location: override.location, value: override.value)
                 }
             }
@@ -88,8 +88,11 @@ extension Manifest {
             version: version, files: files, parameters: parameters, services: services,
             contexts: contexts, defaultScope: defaultScope, customScopes: customScopes,
             parameterReferences: parameterReferences, diagnostics: diagnostics,
-            // Every service kept its place: the index still holds.
-            serviceIndex: keysChanged ? nil : servicePositions)
+            // Every service kept its place: the index still holds. Parameters are replaced in
+            // place and contexts are the same: their indexes hold too, so that checking each of
+            // many contexts alone does not index every context again for each.
+            serviceIndex: keysChanged ? nil : servicePositions,
+            parameterIndex: parameterIndex, contextIndex: contextIndex)
         applied.appliedContexts = appliedContexts + names
         applied.switchedOff = switchedOff
         return applied

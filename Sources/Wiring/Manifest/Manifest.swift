@@ -37,14 +37,14 @@ public struct Manifest: Sendable {
     package let census: ServiceCensus
 
     private let serviceIndex: [NameKey: Int]
-    private let parameterIndex: [NameKey: Int]
-    private let contextIndex: [NameKey: Int]
+    let parameterIndex: [NameKey: Int]
+    let contextIndex: [NameKey: Int]
 
     package init(
         version: Int, files: [String], parameters: [Parameter], services: [ServiceDefinition],
         contexts: [ContextDefinition], defaultScope: Located<Scope>?, customScopes: [CustomScope],
         parameterReferences: ParameterReferences, diagnostics: [Diagnostic],
-        serviceIndex: [NameKey: Int]? = nil
+        serviceIndex: [NameKey: Int]? = nil, parameterIndex: [NameKey: Int]? = nil, contextIndex: [NameKey: Int]? = nil
     ) {
         self.parameterReferences = parameterReferences
         self.version = version
@@ -57,8 +57,8 @@ public struct Manifest: Sendable {
         self.diagnostics = diagnostics
         self.serviceIndex = serviceIndex ?? Self.index(services.map(\.key))
         census = ServiceCensus(of: services)
-        parameterIndex = Self.index(parameters.map(\.name))
-        contextIndex = Self.index(contexts.map(\.name))
+        self.parameterIndex = parameterIndex ?? Self.index(parameters.map(\.name))
+        self.contextIndex = contextIndex ?? Self.index(contexts.map(\.name))
     }
 
     private static func index(_ keys: [String]) -> [NameKey: Int] {

@@ -42,13 +42,25 @@ struct BindingPlan {
         return binder.bound
     }
 
-    /// The decorators of `key` in the order they apply: a chain of decorators (C decorates B
-    /// decorates A) applies depth first, A, then B, then C.
-    fileprivate func chain(of key: String, seen: [String]) -> [ServiceDefinition] {
-        guard let decorators = decoratorsOf[key] else { return [] }
-        return decorators.flatMap { decorator -> [ServiceDefinition] in
-            seen.contains(decorator.key) ? [] : [decorator] + chain(of: decorator.key, seen: seen + [decorator.key])
+    /// The decorators of `key` in the order they apply: each decorator of `key` in manifest
+    /// order, each followed by its own decorators, depth first (for C decorates B decorates A:
+    /// B, then C). Walked with a stack of its own, each decorator once, so that a chain of
+    /// thousands costs no recursion; a cycle (reported by validation) stops where it closes.
+    fileprivate func chain(of key: String) -> [ServiceDefinition] {
+        var chain: [ServiceDefinition] = []
+        var seen: Set<String> = [key]
+        var pending: [IndexingIterator<[ServiceDefinition]>] = []
+        if let decorators = decoratorsOf[key] { pending.append(decorators.makeIterator()) }
+        while !pending.isEmpty {
+            guard let decorator = pending[pending.count - 1].next() else {
+                pending.removeLast()
+                continue
+            }
+            guard seen.insert(decorator.key).inserted else { continue }
+            chain.append(decorator)
+            if let decorators = decoratorsOf[decorator.key] { pending.append(decorators.makeIterator()) }
         }
+        return chain
     }
 }
 
@@ -107,7 +119,7 @@ private struct ServiceBinder {
     // one build reports every problem.
     private mutating func bind(_ service: ServiceDefinition, at index: Int) {
         guard service.decorates == nil else { return }
-        let decorators = plan.isDecorated[index] ? plan.chain(of: service.key, seen: [service.key]) : []
+        let decorators = plan.isDecorated[index] ? plan.chain(of: service.key) : []
         var steps: [DecoratorStep] = []
         var complete = true
         for decorator in decorators {

@@ -113,11 +113,16 @@ package struct ManifestValidator {
             }
         }
         let entries = service.implements
-        for (index, entry) in entries.enumerated() {
-            if let first = entries[..<index].first(where: { $0.type == entry.type && $0.name == entry.name }) {
+        // Entries listed so far, by type and name (an unnamed entry's name is empty), to find
+        // one listed twice with one lookup, however many the service lists.
+        var listed: [ResolutionKey: SourceLocation] = entries.count > 1 ? .init(minimumCapacity: entries.count) : [:]
+        for entry in entries {
+            let key = ResolutionKey(type: entry.type, name: entry.name ?? "")
+            if entries.count > 1, let first = listed.updateValue(entry.location, forKey: key) {
+                listed[key] = first
                 let shown = entry.name.map { "'\(entry.type)' named '\($0)'" } ?? "'\(entry.type)'"
                 error("\(shown) is listed twice in 'implements' of service '\(service.key)'", at: entry.location,
-                      notes: [Diagnostic.Note("first listed here", at: first.location)])
+                      notes: [Diagnostic.Note("first listed here", at: first)])
                 continue
             }
             if let other = manifest.service(entry.type) {
@@ -187,21 +192,24 @@ package struct ManifestValidator {
                       at: target.location)
             }
         }
-        // A cycle of decorators (A decorates B decorates A) can never be built.
-        var reported: Set<String> = []
-        for service in decorators where !reported.contains(service.key) {
+        // A cycle of decorators (A decorates B decorates A) can never be built. Each service
+        // decorates at most one other, so each walk follows one line; a service is walked once,
+        // and a walk stops at a service an earlier walk passed: linear in the services.
+        var walked: Set<String> = []
+        for service in decorators where !walked.contains(service.key) {
             var path = [service.key]
+            var onPath = [service.key: 0]
+            walked.insert(service.key)
             var current = service
             while let next = current.decorates?.value, next != current.key, let target = manifest.service(next) {
-                if let start = path.firstIndex(of: next) {
+                if let start = onPath[next] {
                     let cycle = Array(path[start...])
-                    if cycle.allSatisfy({ !reported.contains($0) }) {
-                        reported.formUnion(cycle)
-                        error("decorator cycle: " + (cycle + [next]).joined(separator: " → "),
-                              at: manifest.service(cycle[0])?.decorates?.location)
-                    }
+                    error("decorator cycle: " + (cycle + [next]).joined(separator: " → "),
+                          at: manifest.service(cycle[0])?.decorates?.location)
                     break
                 }
+                guard walked.insert(next).inserted else { break }
+                onPath[next] = path.count
                 path.append(next)
                 current = target
             }
