@@ -88,11 +88,11 @@ package final class NodeStore: @unchecked Sendable {
             }
         }
 
-        /// Stores `node` and its subtree as they are, the node itself at `position` if given.
-        mutating func append(_ node: YAMLNode, at position: (line: Int32, column: Int32)? = nil) -> Index {
+        /// Stores `node` and its subtree as they are.
+        mutating func append(_ node: YAMLNode) -> Index {
             let index = Index(slots.count)
-            let line = UInt32(truncatingIfNeeded: position?.line ?? node.line)
-            let column = UInt32(truncatingIfNeeded: position?.column ?? node.column)
+            let line = UInt32(truncatingIfNeeded: node.line)
+            let column = UInt32(truncatingIfNeeded: node.column)
             switch node.content {
             case .scalar(let text, let style):
                 var contiguous = text
