@@ -30,7 +30,7 @@ extension Manifest {
     /// ``applying(contexts:)`` checks.
     ///
     /// - Throws: ``ManifestError`` for an unknown context name, with a did-you-mean.
-    func merging(contexts names: [String]) throws(ManifestError) -> Manifest {
+    private func merging(contexts names: [String]) throws(ManifestError) -> Manifest {
         guard !names.isEmpty else { return self }
         let unknown = names.filter { context($0) == nil }
         if !unknown.isEmpty {
@@ -101,7 +101,7 @@ extension Manifest {
     /// The errors of this manifest, which has contexts `names` applied (by
     /// ``merging(contexts:)``), each with a note naming them; `nil` when there are none.
     /// The manifest as loaded was checked when it was loaded, so with no contexts there are none.
-    func errors(withContexts names: [String]) -> ManifestError? {
+    private func errors(withContexts names: [String]) -> ManifestError? {
         guard !names.isEmpty else { return nil }
         var validator = ManifestValidator(manifest: self, checksContexts: false)
         validator.run()
