@@ -253,35 +253,36 @@ struct DocumentBuilder {
         if store.scalar(key, is: "<<") && ((store.style(key).isPlain && tag == .none) || tag == .merge) {
             return .merge
         }
-        if let first = earlierLine(of: key, at: top) {
+        if let first = recordKey(key, at: top) {
             diagnostics.append(.error(
                 "duplicate key '\(store.text(key))'; first defined at line \(first)", at: store.location(key)))
             return .duplicate
         }
-        noteKey(key, at: top)
         return .kept
     }
 
-    /// The line of an earlier key of the mapping at `top` that reads as the scalar at `key`.
-    private func earlierLine(of key: NodeStore.Index, at top: Int) -> Int32? {
-        if let lines = stack[top].keyLines { return lines[NameKey(store.text(key))] }
-        return store.lineOfEarlierKey(matching: key, inOpenMapping: stack[top].slot)
-    }
-
-    /// Notes the key at `key` among the keys of the mapping at `top`, indexing them all once
-    /// there are enough.
-    private mutating func noteKey(_ key: NodeStore.Index, at top: Int) {
+    /// The line of an earlier key of the mapping at `top` that reads as the scalar at `key`;
+    /// when there is none, `key` is noted among the mapping's keys, and they are all indexed
+    /// once there are enough. One lookup, and one string of the key, whichever it finds.
+    private mutating func recordKey(_ key: NodeStore.Index, at top: Int) -> Int32? {
+        let line = store.position(key).line
         if stack[top].keyLines != nil {
-            stack[top].keyLines![NameKey(store.text(key))] = store.position(key).line
-        } else if stack[top].count >= Self.indexedKeys {
+            let name = NameKey(store.text(key))
+            guard let first = stack[top].keyLines!.updateValue(line, forKey: name) else { return nil }
+            stack[top].keyLines![name] = first
+            return first
+        }
+        if let first = store.lineOfEarlierKey(matching: key, inOpenMapping: stack[top].slot) { return first }
+        if stack[top].count >= Self.indexedKeys {
             var lines = [NameKey: Int32](minimumCapacity: 64)
             for (earlier, _) in store.pairs(ofOpenMapping: stack[top].slot, before: key) {
                 let text = NameKey(store.text(earlier))
                 if lines[text] == nil { lines[text] = store.position(earlier).line }
             }
-            lines[NameKey(store.text(key))] = store.position(key).line
+            lines[NameKey(store.text(key))] = line
             stack[top].keyLines = lines
         }
+        return nil
     }
 
     /// Adds the pairs of the mappings a mapping's merge keys (`<<: *defaults`, or a list of
@@ -302,12 +303,9 @@ struct DocumentBuilder {
                 var children = merged.children(of: source)
                 while let key = children.next(), let value = children.next() {
                     let copy = store.append(copyOf: key, from: merged)
-                    if store.isScalar(copy) {
-                        if earlierLine(of: copy, at: top) != nil {
-                            store.truncate(to: copy)
-                            continue
-                        }
-                        noteKey(copy, at: top)
+                    if store.isScalar(copy), recordKey(copy, at: top) != nil {
+                        store.truncate(to: copy)
+                        continue
                     }
                     _ = store.append(copyOf: value, from: merged)
                     stack[top].count += 1
