@@ -102,6 +102,9 @@ package struct ManifestValidator {
         }
     }
 
+    /// Up to this many `implements` entries, a service's are compared in turn; past it, indexed.
+    private static let entriesSearchedInTurn = 8
+
     private mutating func checkImplementsAndNames(of service: ServiceDefinition, in claims: inout Claims) {
         // The variants' fields are read in place, not copied (see `checkScopes(of:)`).
         let variants = service.names
@@ -113,13 +116,21 @@ package struct ManifestValidator {
             }
         }
         let entries = service.implements
-        // Entries listed so far, by type and name (an unnamed entry's name is empty), to find
-        // one listed twice with one lookup, however many the service lists.
-        var listed: [ResolutionKey: SourceLocation] = entries.count > 1 ? .init(minimumCapacity: entries.count) : [:]
-        for entry in entries {
-            let key = ResolutionKey(type: entry.type, name: entry.name ?? "")
-            if entries.count > 1, let first = listed.updateValue(entry.location, forKey: key) {
-                listed[key] = first
+        // A short list (most list one or two types) is searched in turn; a long one is indexed
+        // by type and name (an unnamed entry's name is empty), so that finding an entry listed
+        // twice stays one lookup however many the service lists.
+        let indexed = entries.count > Self.entriesSearchedInTurn
+        var listed: [ResolutionKey: SourceLocation] = indexed ? .init(minimumCapacity: entries.count) : [:]
+        for (index, entry) in entries.enumerated() {
+            let first: SourceLocation?
+            if indexed {
+                let key = ResolutionKey(type: entry.type, name: entry.name ?? "")
+                first = listed.updateValue(entry.location, forKey: key)
+                if let first { listed[key] = first }
+            } else {
+                first = entries[..<index].first { $0.type == entry.type && $0.name == entry.name }?.location
+            }
+            if let first {
                 let shown = entry.name.map { "'\(entry.type)' named '\($0)'" } ?? "'\(entry.type)'"
                 error("\(shown) is listed twice in 'implements' of service '\(service.key)'", at: entry.location,
                       notes: [Diagnostic.Note("first listed here", at: first)])
