@@ -151,6 +151,7 @@ extension ServiceDefinition {
             implements: override.implements ?? implements,
             names: names,
             args: args,
-            decorates: override.decorates ?? decorates)
+            decorates: override.decorates ?? decorates,
+            lifecycle: override.lifecycle.over(lifecycle))
     }
 }

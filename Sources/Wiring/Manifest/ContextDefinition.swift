@@ -63,4 +63,6 @@ public struct ServiceOverride: Sendable {
     public let decorates: Located<String>?
     /// `false` switches the service off in this context.
     public let enabled: Located<Bool>?
+    /// `eager:` and `shutdownTimeout:` replacing the service's.
+    public var lifecycle = Lifecycle()
 }

@@ -10,6 +10,7 @@ package enum ManifestSchema {
         case `default`, custom, ttl
         case factory, scope, implements, names, args, decorates
         case type, name, add, enabled
+        case eager, shutdownTimeout
 
         /// The key as a manifest writes it.
         package var name: String {
@@ -33,6 +34,8 @@ package enum ManifestSchema {
             case .name: "name"
             case .add: "add"
             case .enabled: "enabled"
+            case .eager: "eager"
+            case .shutdownTimeout: "shutdownTimeout"
             }
         }
     }
@@ -77,16 +80,18 @@ package enum ManifestSchema {
 
     package static let service: [Field] = [
         Field(.factory, summary: "The key Swift code registered the factory under (default: the service key).", value: .string),
-        Field(.scope, summary: "unique, graph, cached, shared, singleton, or a custom scope.", value: .reference("scope")),
+        Field(.scope, summary: "unique, graph, scoped, cached, shared, singleton, or a custom scope.", value: .reference("scope")),
         Field(.ttl, summary: "Time-to-live of a cached or custom-scoped instance.", value: .reference("duration")),
         Field(.implements, summary: "Other types that resolve to this service.", value: .reference("implements")),
         Field(.names, summary: "Named variants, each overriding factory, scope, ttl or args.", value: .mapOf(.reference("namedVariant"))),
         Field(.args, summary: "Static arguments the factory reads.", value: .mapOf(.any)),
         Field(.decorates, summary: "The service this one wraps.", value: .string),
+        Field(.eager, summary: "true: container.start() builds it (a kept scope other than scoped).", value: .boolean),
+        Field(.shutdownTimeout, summary: "How long its shutdown hooks may run (default 30s).", value: .reference("duration")),
     ]
 
     package static let namedVariant: [Field] = service.filter {
-        [.factory, .scope, .ttl, .args].contains($0.key)
+        [.factory, .scope, .ttl, .args, .eager, .shutdownTimeout].contains($0.key)
     }
 
     package static let implementsEntry: [Field] = [

@@ -6,6 +6,7 @@
 /// | --- | --- |
 /// | ``unique`` | never: every resolve builds a new one |
 /// | ``graph`` | for one top-level resolution: shared within it, not across |
+/// | ``scoped`` | for one ``ContainerScope`` (a request, a unit of work); resolved only from a scope |
 /// | ``cached`` | until reset, or until its time-to-live (`ttl:`) runs out |
 /// | ``shared`` | while something else holds it (kept weakly) |
 /// | ``singleton`` | for the container's life |
@@ -22,7 +23,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
 
     /// The built-in scopes, for code that decides by scope without comparing names.
     enum BuiltIn: UInt8, Sendable {
-        case unique, graph, cached, shared, singleton
+        case unique, graph, scoped, cached, shared, singleton
     }
 
     /// Whether this is one of the built-in scopes.
@@ -36,6 +37,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
         builtInKind = switch name {
         case "unique": .unique
         case "graph": .graph
+        case "scoped": .scoped
         case "cached": .cached
         case "shared": .shared
         case "singleton": .singleton
@@ -52,6 +54,8 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     public static let unique = Scope("unique")
     /// One instance per top-level resolution.
     public static let graph = Scope("graph")
+    /// One instance per ``ContainerScope``, shut down when the scope ends.
+    public static let scoped = Scope("scoped")
     /// Kept until reset or until its time-to-live runs out.
     public static let cached = Scope("cached")
     /// Kept while anything else holds it.
@@ -60,7 +64,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     public static let singleton = Scope("singleton")
 
     /// The built-in scopes, in the order the documentation lists them.
-    public static let builtIn: [Scope] = [.unique, .graph, .cached, .shared, .singleton]
+    public static let builtIn: [Scope] = [.unique, .graph, .scoped, .cached, .shared, .singleton]
 
     /// The scope services get when neither they nor the manifest name one.
     public static let defaultScope = Scope.graph

@@ -23,10 +23,11 @@ public struct ServiceDefinition: Sendable {
         let names: [NamedVariant]
         let args: ManifestMap?
         let decorates: Located<String>?
+        let lifecycle: Lifecycle
 
         init(key: String, location: SourceLocation, factory: Located<String>?, scope: Located<Scope>?,
              timeToLive: Located<Duration>?, implements: [ImplementsEntry], names: [NamedVariant],
-             args: ManifestMap?, decorates: Located<String>?) {
+             args: ManifestMap?, decorates: Located<String>?, lifecycle: Lifecycle) {
             self.key = key
             self.location = location
             self.factory = factory
@@ -36,6 +37,7 @@ public struct ServiceDefinition: Sendable {
             self.names = names
             self.args = args
             self.decorates = decorates
+            self.lifecycle = lifecycle
         }
     }
 
@@ -44,11 +46,11 @@ public struct ServiceDefinition: Sendable {
     package init(
         key: String, location: SourceLocation, factory: Located<String>?, scope: Located<Scope>?,
         timeToLive: Located<Duration>?, implements: [ImplementsEntry], names: [NamedVariant],
-        args: ManifestMap?, decorates: Located<String>?
+        args: ManifestMap?, decorates: Located<String>?, lifecycle: Lifecycle = Lifecycle()
     ) {
         storage = Storage(
             key: key, location: location, factory: factory, scope: scope, timeToLive: timeToLive,
-            implements: implements, names: names, args: args, decorates: decorates)
+            implements: implements, names: names, args: args, decorates: decorates, lifecycle: lifecycle)
     }
 
     /// The service key: the type name that `resolve(T.self)` asks for.
@@ -69,6 +71,13 @@ public struct ServiceDefinition: Sendable {
     public var args: ManifestMap? { storage.args }
     /// The service this one wraps.
     public var decorates: Located<String>? { storage.decorates }
+
+    /// `eager:` and `shutdownTimeout:`, when written.
+    public var lifecycle: Lifecycle { storage.lifecycle }
+    /// Whether `container.start()` builds it (`eager: true`).
+    public var eager: Located<Bool>? { lifecycle.eager }
+    /// How long its shutdown hooks may run (`shutdownTimeout:`), when written.
+    public var shutdownTimeout: Located<Duration>? { lifecycle.shutdownTimeout }
 
     /// The key of the factory that builds this service: `factory:`, or the service key.
     public var factoryKey: String { factory?.value ?? key }
@@ -92,6 +101,31 @@ public struct ImplementsEntry: Sendable, Hashable {
     public let location: SourceLocation
 }
 
+/// When a kept instance is built and how long its shutdown may take: `eager:` and
+/// `shutdownTimeout:` of a service, a named variant or a context's override.
+///
+/// ```yaml
+/// services:
+///   Pool: { factory: pool, scope: singleton, eager: true, shutdownTimeout: 5s }
+/// ```
+public struct Lifecycle: Sendable {
+    /// `true`: ``Container/start()`` builds the instance, with its dependencies first.
+    public var eager: Located<Bool>?
+    /// How long each of the instance's shutdown hooks may run before it is abandoned.
+    public var shutdownTimeout: Located<Duration>?
+
+    /// Creates a lifecycle; both fields unset by default.
+    public init(eager: Located<Bool>? = nil, shutdownTimeout: Located<Duration>? = nil) {
+        self.eager = eager
+        self.shutdownTimeout = shutdownTimeout
+    }
+
+    /// Each field this one sets, else `base`'s.
+    func over(_ base: Lifecycle) -> Lifecycle {
+        Lifecycle(eager: eager ?? base.eager, shutdownTimeout: shutdownTimeout ?? base.shutdownTimeout)
+    }
+}
+
 /// A named variant of a service: `resolve(T.self, name: "replica")`.
 ///
 /// Each field it sets replaces the service's; `args` are merged key by key over the service's.
@@ -108,6 +142,8 @@ public struct NamedVariant: Sendable {
     public let timeToLive: Located<Duration>?
     /// Arguments merged over the service's.
     public let args: ManifestMap?
+    /// `eager:` and `shutdownTimeout:` replacing the service's.
+    public var lifecycle = Lifecycle()
 }
 
 /// A parameter: a named value under `parameters:` that values read as `$(name)`.

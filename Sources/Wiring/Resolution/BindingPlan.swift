@@ -128,14 +128,14 @@ private struct ServiceBinder {
                     "decorator '\(decorator.key)' lives in the scope and names of '\(service.key)', which it decorates; its own 'scope' and 'names' are not used",
                     at: decorator.scope?.location ?? decorator.names.first?.location))
             }
-            let make = factory(decorator.factoryKey, of: decorator)
+            let made = factory(decorator.factoryKey, of: decorator)
             let args = LazyArguments(arguments(decorator.args, at: decorator.location), values: plan.argumentValues)
-            guard let make else {
+            guard let made else {
                 complete = false
                 continue
             }
             steps.append(DecoratorStep(key: decorator.key, location: decorator.location,
-                                       factoryKey: decorator.factoryKey, make: make, lazyArgs: args))
+                                       factoryKey: decorator.factoryKey, factory: made, lazyArgs: args))
         }
         let make = factory(service.factoryKey, of: service)
         let args = arguments(service.args, at: service.location)
@@ -144,8 +144,9 @@ private struct ServiceBinder {
         if complete, let make {
             let registration = Registration(
                 key: service.key, name: nil, location: service.location, factoryKey: service.factoryKey,
-                make: make, args: LazyArguments(args, values: plan.argumentValues), scope: scope,
-                keeping: keeping(scope, timeToLive: service.timeToLive?.value), decorators: steps)
+                factory: make, args: LazyArguments(args, values: plan.argumentValues), scope: scope,
+                keeping: keeping(scope, timeToLive: service.timeToLive?.value), decorators: steps, lifecycle: service.lifecycle)
+            checkHooks(registration)
             bound.registrations.append(registration)
             base = registration
         }
@@ -161,8 +162,10 @@ private struct ServiceBinder {
             let timeToLive = variant.timeToLive?.value ?? (variant.scope == nil ? service.timeToLive?.value : nil)
             let registration = Registration(
                 key: service.key, name: variant.name, location: variant.location, factoryKey: factoryKey,
-                make: variantMake, args: LazyArguments(args, overriddenBy: variant.args, values: plan.argumentValues),
-                scope: variantScope, keeping: keeping(variantScope, timeToLive: timeToLive), decorators: steps)
+                factory: variantMake, args: LazyArguments(args, overriddenBy: variant.args, values: plan.argumentValues),
+                scope: variantScope, keeping: keeping(variantScope, timeToLive: timeToLive), decorators: steps,
+                lifecycle: variant.lifecycle.over(service.lifecycle))
+            checkHooks(registration)
             bound.registrations.append(registration)
             named[variant.name] = registration
         }
@@ -189,7 +192,7 @@ private struct ServiceBinder {
     /// The factory of `service` (of its variant `variant`, written at `location`).
     private mutating func factory(
         _ key: String, of service: ServiceDefinition, variant: String? = nil, at location: SourceLocation? = nil
-    ) -> (@Sendable (FactoryContext) throws -> Any)? {
+    ) -> FactoryRegistry.Entry? {
         guard let (index, entry) = plan.factories[key] else {
             let owner = variant.map { "\(service.key)[\($0)]" } ?? service.key
             bound.diagnostics.append(.unregisteredFactory(
@@ -197,13 +200,23 @@ private struct ServiceBinder {
             return nil
         }
         bound.usedFactories[index] = true
-        return entry.make
+        return entry
+    }
+
+    /// A shutdown hook on a factory whose instances nobody keeps never runs: a warning.
+    private mutating func checkHooks(_ registration: Registration) {
+        guard registration.hasShutdownHooks, registration.scope == .unique || registration.scope == .graph else { return }
+        let shown = registration.name.map { "\(registration.key)[\($0)]" } ?? registration.key
+        bound.diagnostics.append(.warning(
+            "service \(shown) has a shutdown hook, but its scope '\(registration.scope)' keeps no instance: the hook never runs",
+            at: registration.location))
     }
 
     private func keeping(_ scope: Scope, timeToLive: Duration?) -> Keeping {
         switch scope.builtInKind {
         case .unique: return .unique
         case .graph: return .graph
+        case .scoped: return .scoped
         case .singleton: return .kept(timeToLive: nil, weakly: false, slot: InstanceSlot())
         case .shared: return .kept(timeToLive: nil, weakly: true, slot: InstanceSlot())
         case .cached: return .kept(timeToLive: timeToLive, weakly: false, slot: InstanceSlot())

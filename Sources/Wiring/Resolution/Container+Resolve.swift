@@ -127,7 +127,7 @@ extension Container {
             let instance = try produceNested(registration, state: state)
             state.graph[key] = instance
             return instance
-        case .kept:
+        case .kept, .scoped:
             return nil
         }
     }
@@ -192,7 +192,7 @@ extension Container {
 
     /// The registration `type` (and `name`) resolves to, not counted: the container holds every
     /// registration. Reads the target without counting it either.
-    private func registration(for type: Any.Type, name: String?, state: ResolutionState?) throws(ResolutionError) -> Unmanaged<Registration> {
+    func registration(for type: Any.Type, name: String?, state: ResolutionState?) throws(ResolutionError) -> Unmanaged<Registration> {
         let id = ObjectIdentifier(type)
         if let name {
             if case .target(let target) = targetTable.lookup(id), let named = target._withUnsafeGuaranteedRef({ $0.named[name] }) {
@@ -229,7 +229,7 @@ extension Container {
         return found
     }
 
-    private func registration(in target: ResolutionTarget, name: String?, state: ResolutionState?) throws(ResolutionError) -> Registration {
+    func registration(in target: ResolutionTarget, name: String?, state: ResolutionState?) throws(ResolutionError) -> Registration {
         if let name {
             if let variant = target.named[name] { return variant }
             let defined = target.named.keys.sorted()
@@ -249,7 +249,7 @@ extension Container {
         return registration
     }
 
-    private func unknownService(_ name: String, state: ResolutionState?) -> ResolutionError {
+    func unknownService(_ name: String, state: ResolutionState?) -> ResolutionError {
         if let off = manifest.switchedOff[name] {
             return ResolutionError(
                 .unknownService(name),

@@ -1,6 +1,22 @@
 import Dispatch
 internal import Logging
 
+/// Where a kept instance goes: its slot, how long it lives, and who runs its hooks.
+struct KeptPlace {
+    let slot: InstanceSlot
+    let timeToLive: Duration?
+    let weakly: Bool
+    let owner: KeptInstances
+
+    /// Stores `instance`, built just now, and records its shutdown hooks; returns it.
+    func keep(_ instance: Any, of registration: Registration, hooks: [KeptInstances.Hook],
+              now: () -> ContinuousClock.Instant) -> Any {
+        slot.finish(instance, expires: timeToLive.map { now() + $0 }, weakly: weakly)
+        owner.add(registration, hooks: hooks, weakly: weakly)
+        return instance
+    }
+}
+
 /// Scopes: building an instance in its registration's scope, cycles, and resets.
 extension Container {
     // MARK: - Scopes
@@ -11,16 +27,22 @@ extension Container {
            let instance = slot.current(now: timeToLive == nil ? nil : now()) {
             return instance
         }
+        try checkOpen(registration)
         let state = ResolutionState.acquire()
         defer { ResolutionState.recycle(state, container: self) }
         return try instance(of: registration, arguments: arguments, in: state)
     }
 
-    private func instance(of registration: Registration, arguments: Arguments, in state: ResolutionState) throws(ResolutionError) -> Any {
+    func instance(of registration: Registration, arguments: Arguments, in state: ResolutionState) throws(ResolutionError) -> Any {
         switch registration.keeping {
         case .kept(let timeToLive, let weakly, let slot):
             if let instance = slot.current(now: timeToLive == nil ? nil : now()) { return instance }
-            return try buildKept(registration, in: slot, timeToLive: timeToLive, weakly: weakly,
+            return try buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: kept),
+                                 arguments: arguments, state: state)
+        case .scoped:
+            let (scope, slot) = try scopeSlot(of: registration, state: state)
+            if let instance = slot.current(now: nil) { return instance }
+            return try buildKept(registration, in: KeptPlace(slot: slot, timeToLive: nil, weakly: false, owner: scope.kept),
                                  arguments: arguments, state: state)
         case .graph:
             let id = ObjectIdentifier(registration)
@@ -34,37 +56,44 @@ extension Container {
     }
 
     private func buildKept(
-        _ registration: Registration, in slot: InstanceSlot, timeToLive: Duration?, weakly: Bool, arguments: Arguments, state: ResolutionState
+        _ registration: Registration, in place: KeptPlace, arguments: Arguments, state: ResolutionState
     ) throws(ResolutionError) -> Any {
         try checkCycle(registration, state: state)
+        // An async service is never waited for, nor built, synchronously.
+        if registration.isAsync { throw awaitRequired(registration, state: state) }
         while true {
-            switch slot.lookup(token: state.token, now: timeToLive == nil ? nil : now()) {
+            switch place.slot.lookup(token: state.token, now: place.timeToLive == nil ? nil : now()) {
             case .instance(let instance):
                 return instance
             case .build:
+                var hooks: [KeptInstances.Hook] = []
                 do {
-                    let instance = try produce(registration, arguments: arguments, state: state)
-                    slot.finish(instance, expires: timeToLive.map { now() + $0 }, weakly: weakly)
-                    return instance
+                    return place.keep(try produce(registration, arguments: arguments, state: state, hooks: &hooks),
+                                      of: registration, hooks: hooks, now: now)
                 } catch {
-                    slot.abandon()
+                    place.slot.abandon()
                     throw error
                 }
-            case .wait(let done, _):
-                guard WaitGraph.beginWaiting(state.token, for: slot) else {
-                    throw ResolutionError(
-                        .circularDependency,
-                        message: "circular dependency across threads: " + (state.steps + [registration.step]).map(\.description).joined(separator: " → ")
-                            + " is being built by a resolution that waits for this one",
-                        path: state.steps + [registration.step])
-                }
-                done.wait()
-                WaitGraph.endWaiting(state.token)
+            case .wait(let build):
+                try beginWaiting(registration, in: place.slot, state: state)
+                build.done.wait()
+                WaitGraph.endWaiting(state)
             }
         }
     }
 
-    private func checkCycle(_ registration: Registration, state: ResolutionState) throws(ResolutionError) {
+    /// Records that `state` waits for `slot`, or throws when that closes a cycle.
+    func beginWaiting(_ registration: Registration, in slot: InstanceSlot, state: ResolutionState) throws(ResolutionError) {
+        guard WaitGraph.beginWaiting(state, for: slot) else {
+            throw ResolutionError(
+                .circularDependency,
+                message: "circular dependency across threads: " + (state.steps + [registration.step]).map(\.description).joined(separator: " → ")
+                    + " is being built by a resolution that waits for this one",
+                path: state.steps + [registration.step])
+        }
+    }
+
+    func checkCycle(_ registration: Registration, state: ResolutionState) throws(ResolutionError) {
         if let start = state.position(of: registration) {
             let cycle = state.path[start...].map(\.step) + [registration.step]
             throw ResolutionError(
@@ -90,17 +119,27 @@ extension Container {
 
     /// Runs the factory and the decorators around it, with `registration` on the path.
     private func produce(_ registration: Registration, arguments: Arguments, state: ResolutionState) throws(ResolutionError) -> Any {
+        var hooks: [KeptInstances.Hook] = []
+        return try produce(registration, arguments: arguments, state: state, hooks: &hooks)
+    }
+
+    /// `produce`, adding to `hooks` each built layer's shutdown hook.
+    private func produce(
+        _ registration: Registration, arguments: Arguments, state: ResolutionState, hooks: inout [KeptInstances.Hook]
+    ) throws(ResolutionError) -> Any {
         try checkCycle(registration, state: state)
         state.path.append(PathEntry(registration: registration, decorator: -1))
         defer { state.path.removeLast() }
         var instance = try run(registration.make, factoryKey: registration.factoryKey, context: FactoryContext(
             container: self, state: state, arguments: arguments, registration: registration))
+        if let hook = registration.shutdownHook { hooks.append(.init(run: hook, instance: instance)) }
         for index in registration.decorators.indices {
             state.path.append(PathEntry(registration: registration, decorator: index))
             defer { state.path.removeLast() }
             instance = try run(registration.decorators[index].make, factoryKey: registration.decorators[index].factoryKey,
                                context: FactoryContext(container: self, state: state, arguments: arguments, inner: instance,
                                                        registration: registration, decorator: index))
+            if let hook = registration.decorators[index].factory.shutdown { hooks.append(.init(run: hook, instance: instance)) }
         }
         return instance
     }
@@ -131,7 +170,7 @@ extension Container {
 
     /// What a factory threw, as a ``ResolutionError``: its own resolution errors pass through,
     /// anything else is wrapped with the factory and the path.
-    private func factoryError(_ error: any Error, factoryKey: String, context: FactoryContext) -> ResolutionError {
+    func factoryError(_ error: any Error, factoryKey: String, context: FactoryContext) -> ResolutionError {
         if let error = error as? ResolutionError { return error }
         let steps = context.state.steps
         let at = steps.last?.location.map { " (\($0))" } ?? ""

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 public import Logging
+import Synchronization
 
 /// The container: a manifest bound to a registry's factories, resolving services by type,
 /// name or key, in their scopes.
@@ -33,14 +34,17 @@ public final class Container: Sendable {
         /// property wrappers and of `bootstrap` at error level, and every resolution (service,
         /// scope, kept or built, time) at trace level. Nothing is logged when `nil`.
         public var logger: Logger?
+        /// How long each shutdown hook may run, unless its service sets `shutdownTimeout:`.
+        public var shutdownTimeout: Duration
 
         /// Creates options.
         public init(environment: [String: String]? = nil,
                     now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
-                    logger: Logger? = nil) {
+                    logger: Logger? = nil, shutdownTimeout: Duration = .seconds(30)) {
             self.environment = environment
             self.now = now
             self.logger = logger
+            self.shutdownTimeout = shutdownTimeout
         }
     }
 
@@ -64,6 +68,14 @@ public final class Container: Sendable {
     /// For a kept instance that never expires, the instance itself, by the type it was resolved
     /// as, so that resolving it again is one lookup under this thread's stripe.
     let typeCache = ReadMostly(TypeCache())
+    /// The kept instances with shutdown hooks, in construction order.
+    let kept = KeptInstances()
+    /// The start and shutdown under way or done.
+    let lifecycle = Locked(LifecycleState())
+    /// Set when shutdown begins: resolving then throws.
+    let closed = Atomic<Bool>(false)
+    /// How long a shutdown hook may run unless its service says otherwise.
+    let shutdownTimeout: Duration
 
     struct TypeCache {
         /// Kept instances that never expire, by the type they were resolved as.
@@ -137,6 +149,7 @@ public final class Container: Sendable {
         self.targets = bound.targets
         self.registrations = bound.registrations
         self.now = options.now
+        shutdownTimeout = options.shutdownTimeout
         logger = options.logger
         traceLogger = options.logger.flatMap { $0.logLevel <= .trace ? $0 : nil }
         options.logger?.info("\(contextSummary)")

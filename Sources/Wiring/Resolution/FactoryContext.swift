@@ -11,8 +11,15 @@
 /// registry.factory("logging-user-store") { r in
 ///     LoggingUserStore(wrapping: try r.decorated(UserStore.self))   // for `decorates:`
 /// }
+/// registry.factory("sql-store") { r in                    // an async factory
+///     SQLStore(pool: try await r.resolve(Pool.self))      // awaits an async dependency
+/// }
 /// ```
-public struct FactoryContext {
+///
+/// A context is for its factory's own work, while the factory runs. An async factory may
+/// resolve through it from concurrent child tasks (`async let`, task groups); a synchronous
+/// factory resolves through it on its own thread.
+public struct FactoryContext: @unchecked Sendable {
     /// The container, not counted, so that making a context for each build counts one
     /// reference, the state's: while the resolution runs, its caller holds the container, and
     /// once it is over, a context that outlived it holds the state, which then holds the
@@ -117,8 +124,12 @@ public struct FactoryContext {
     }
 
     /// Resolves a dependency within the same resolution (sharing `graph` instances).
+    ///
+    /// An async service that is not built yet cannot be resolved synchronously: make this
+    /// factory async and `await` the resolve.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T {
+        if state.isFrozen { return try resolveForked(type, name: name, arguments: .none) }
         var instance = name == nil
             ? try Container.resolveDependency(type, of: owner, state: state)
             : try container.resolveInstance(type, name: name, arguments: .none, state: state)
@@ -129,14 +140,64 @@ public struct FactoryContext {
     /// Resolves a dependency within the same resolution, passing runtime arguments to its factory.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> T {
+        if state.isFrozen { return try resolveForked(type, name: name, arguments: Arguments(arguments)) }
         var instance = try container.resolveInstance(type, name: name, arguments: Arguments(arguments), state: state)
         if let typed = Container.cast(&instance, to: T.self) { return typed }
         throw container.typeMismatch(instance, expected: type, name: name, state: state)
     }
 
+    /// A synchronous resolve through an async factory's context: in a state of its own.
+    @usableFromInline
+    func resolveForked<T>(_ type: T.Type, name: String?, arguments: Arguments) throws(ResolutionError) -> T {
+        let fork = ResolutionState.fork(of: state)
+        defer { ResolutionState.endFork(fork, container: container) }
+        var instance = try container.resolveInstance(type, name: name, arguments: arguments, state: fork)
+        if let typed = Container.cast(&instance, to: T.self) { return typed }
+        throw container.typeMismatch(instance, expected: type, name: name, state: fork)
+    }
+
     /// Resolves a dependency by service key within the same resolution.
     public func resolve(key: String, name: String? = nil) throws(ResolutionError) -> Any {
-        try container.resolve(key: key, name: name, arguments: .none, state: state)
+        guard state.isFrozen else { return try container.resolve(key: key, name: name, arguments: .none, state: state) }
+        let fork = ResolutionState.fork(of: state)
+        defer { ResolutionState.endFork(fork, container: container) }
+        return try container.resolve(key: key, name: name, arguments: .none, state: fork)
+    }
+
+    // MARK: - Awaiting dependencies
+
+    /// Resolves a dependency within the same resolution, awaiting it when its factory (or one
+    /// of its dependencies') is async. Cycles, scopes and `graph` sharing work as in the
+    /// synchronous form; resolves from concurrent child tasks of one factory are safe.
+    ///
+    /// - Throws: ``ResolutionError``, or `CancellationError` when the task is cancelled while
+    ///   waiting for an instance another task is building.
+    public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) async throws -> T {
+        var instance = try await container.resolveAsync(type, name: name, arguments: Arguments(arguments), from: state)
+        if let typed = Container.cast(&instance, to: T.self) { return typed }
+        throw container.typeMismatch(instance, expected: type, name: name, state: state)
+    }
+
+    /// Resolves a dependency by service key within the same resolution, awaiting it if needed.
+    public func resolve(key: String, name: String? = nil) async throws -> Any {
+        try await container.resolveAsync(key: key, name: name, arguments: .none, from: state)
+    }
+
+    /// A dependency, awaited if needed, or `nil` when no service is declared for `T`.
+    public func optional<T>(_ type: T.Type = T.self, name: String? = nil) async throws -> T? {
+        guard container.isDeclared(type) else { return nil }
+        return try await resolve(type, name: name)
+    }
+
+    /// For a decorator's factory: the instance it wraps (the `await`-able form, for async
+    /// decorators; the instance is already built).
+    public func decorated<T>(_ type: T.Type = T.self) async throws -> T {
+        try inner(as: type)
+    }
+
+    /// The error an async factory's synchronous stand-in throws.
+    func awaitRequired() -> ResolutionError {
+        container.awaitRequired(registration, state: state)
     }
 
     /// A dependency, or `nil` when no service is declared for `T`.
@@ -150,6 +211,10 @@ public struct FactoryContext {
     /// - Throws: ``ResolutionError`` when this factory is not building a decorator, or the
     ///   inner instance is not a `T`.
     public func decorated<T>(_ type: T.Type = T.self) throws(ResolutionError) -> T {
+        try inner(as: type)
+    }
+
+    private func inner<T>(as type: T.Type) throws(ResolutionError) -> T {
         guard let inner else {
             throw error(.notADecorator, "service \(serviceKey) asked for the instance it decorates, but it decorates nothing")
         }

@@ -11,13 +11,29 @@
 /// }
 /// ```
 ///
+/// A factory may be asynchronous, isolated to a global actor, and may have a shutdown hook:
+///
+/// ```swift
+/// registry.factory("pool") { r in try await Pool.connect(url: try r.arg("url")) }
+///     .onShutdown { pool in try await pool.close() }
+/// registry.factory("view-model") { @MainActor r in ViewModel() }
+/// ```
+///
 /// Registering a key twice is an error, reported with both places when a ``Container`` is
 /// built, unless the second registration says `overriding: true`.
 public final class FactoryRegistry: Sendable {
     /// A registered factory: its closure and where the code registered it.
     package struct Entry: Sendable {
+        /// Builds synchronously; for an async factory, throws the error that says to await it.
         package let make: @Sendable (FactoryContext) throws -> Any
+        /// The async factory, when the registration is one.
+        package let makeAsync: (@Sendable (FactoryContext) async throws -> Any)?
+        /// What ``FactoryRegistration/onShutdown(_:)`` registered for the factory's instances.
+        package var shutdown: (@Sendable (Any) async throws -> Void)?
         package let location: SourceLocation
+
+        /// Whether calling the factory may suspend.
+        package var isAsync: Bool { makeAsync != nil }
     }
 
     private struct State {
@@ -39,13 +55,68 @@ public final class FactoryRegistry: Sendable {
     ///   - fileID: Where the registration is written; leave the default. Duplicate and unused
     ///     registrations are reported at this place.
     ///   - line: The line of the registration; leave the default.
+    ///   - column: Leave the default. Not recorded: it is the parameter that makes Swift pick this
+    ///     overload for a plain closure and the isolated one for `{ @MainActor r in … }`.
     ///   - make: Builds an instance; it reads its arguments and dependencies from the context.
+    /// - Returns: The registration, to add a shutdown hook to.
+    @discardableResult
+    public func factory<T>(
+        _ key: String, overriding: Bool = false,
+        fileID: String = #fileID, line: Int = #line, column: Int = #column,
+        _ make: @escaping @Sendable (FactoryContext) throws -> T
+    ) -> FactoryRegistration<T> {
+        register(key, overriding: overriding, Entry(
+            make: { try make($0) }, makeAsync: nil, location: SourceLocation(file: fileID, line: line, column: 1)))
+    }
+
+    /// Registers an asynchronous factory under `key`: one that awaits (a connection, a file,
+    /// another async service), or one isolated to an actor (`{ @MainActor r in ViewModel() }`).
+    ///
+    /// Its service resolves with `await` (``Container/resolve(_:name:)-(_,_)``); once built, a
+    /// kept instance also resolves synchronously. Mark it `eager: true` in the manifest so that
+    /// ``Container/start()`` builds it before the app's synchronous code needs it.
+    ///
+    /// - Parameters:
+    ///   - key: The key manifests name in `factory:`.
+    ///   - overriding: Whether this registration knowingly replaces an earlier one.
+    ///   - fileID: Where the registration is written; leave the default.
+    ///   - line: The line of the registration; leave the default.
+    ///   - make: Builds an instance, in the factory's own isolation.
+    /// - Returns: The registration, to add a shutdown hook to.
+    @discardableResult
     public func factory<T>(
         _ key: String, overriding: Bool = false,
         fileID: String = #fileID, line: Int = #line,
-        _ make: @escaping @Sendable (FactoryContext) throws -> T
-    ) {
-        let entry = Entry(make: { try make($0) }, location: SourceLocation(file: fileID, line: line, column: 1))
+        _ make: @escaping @isolated(any) @Sendable (FactoryContext) async throws -> sending T
+    ) -> FactoryRegistration<T> {
+        registerAsync(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: 1)) { try await make($0) }
+    }
+
+    /// Registers a synchronous factory isolated to a global actor (`{ @MainActor r in
+    /// ViewModel() }`): it runs on its actor, so its service resolves with `await`, as an
+    /// async factory's does.
+    ///
+    /// Swift picks this overload for a closure with a global actor; a plain closure gets the
+    /// synchronous one. (It has one parameter fewer than that one, which is what makes Swift
+    /// prefer it for isolated closures.)
+    @discardableResult
+    public func factory<T>(
+        _ key: String, overriding: Bool = false,
+        fileID: String = #fileID, line: Int = #line,
+        _ make: @escaping @isolated(any) @Sendable (FactoryContext) throws -> sending T
+    ) -> FactoryRegistration<T> {
+        registerAsync(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: 1)) { try await make($0) }
+    }
+
+    private func registerAsync<T>(
+        _ key: String, overriding: Bool, at location: SourceLocation,
+        _ make: @escaping @Sendable (FactoryContext) async throws -> T
+    ) -> FactoryRegistration<T> {
+        register(key, overriding: overriding, Entry(
+            make: { context in throw context.awaitRequired() }, makeAsync: { try await make($0) }, location: location))
+    }
+
+    private func register<T>(_ key: String, overriding: Bool, _ entry: Entry) -> FactoryRegistration<T> {
         state.withLock { state in
             if let first = state.entries[key] {
                 if !overriding { state.duplicates.append((key, first.location, entry.location)) }
@@ -54,6 +125,12 @@ public final class FactoryRegistry: Sendable {
             }
             state.entries[key] = entry
         }
+        return FactoryRegistration(registry: self, key: key)
+    }
+
+    /// Sets the shutdown hook of the factory registered under `key`.
+    fileprivate func setShutdown(_ key: String, _ hook: @escaping @Sendable (Any) async throws -> Void) {
+        state.withLock { $0.entries[key]?.shutdown = hook }
     }
 
     /// The registered keys, in registration order.
@@ -78,5 +155,31 @@ public final class FactoryRegistry: Sendable {
                        at: $0.again, notes: [Diagnostic.Note("first registered here", at: $0.first)])
             }
         }
+    }
+}
+
+/// A factory just registered: add what runs when its instances are shut down.
+public struct FactoryRegistration<T>: Sendable {
+    let registry: FactoryRegistry
+    /// The key the factory is registered under.
+    public let key: String
+
+    /// Runs `hook` on each instance of this factory that the container (or a
+    /// ``ContainerScope``) keeps, when it shuts down: ``Container/shutdown()`` for singleton,
+    /// cached, shared and custom scopes, the scope's end for `scoped`. Hooks run once each, in
+    /// reverse order of construction, within the service's `shutdownTimeout:` (30 s unless set).
+    ///
+    /// ```swift
+    /// registry.factory("pool") { r in try await Pool.connect(url: try r.arg("url")) }
+    ///     .onShutdown { pool in try await pool.close() }
+    /// ```
+    ///
+    /// Add hooks before building a container: a container takes its factories when it is built.
+    @discardableResult
+    public func onShutdown(_ hook: @escaping @Sendable (T) async throws -> Void) -> Self {
+        registry.setShutdown(key) { instance in
+            if let typed = instance as? T { try await hook(typed) }
+        }
+        return self
     }
 }

@@ -18,21 +18,46 @@ final class WeakInstance: @unchecked Sendable {
 }
 
 /// Where one registration keeps its instance, for the scopes that keep one (`singleton`,
-/// `cached`, `shared`, custom scopes).
+/// `cached`, `shared`, `scoped`, custom scopes).
 ///
-/// A factory runs without any lock held, so a slow factory blocks nobody but the threads that
-/// wait for that same instance; those wait, and get the instance the first thread built, so the
-/// factory runs exactly once. A thread that finds the instance being built by a thread that
-/// (directly or through others) waits for it gets a circular-dependency error, not a deadlock.
+/// A factory runs without any lock held, so a slow factory blocks nobody but the resolutions
+/// that wait for that same instance; those wait, and get the instance the first one built, so
+/// the factory runs exactly once. A synchronous resolve waits on a `DispatchGroup` (only for a
+/// synchronous build: an async service is never waited for synchronously); an `await`ed one
+/// suspends, and its task's cancellation ends its own wait only. A resolution that finds the
+/// instance being built by one that (directly or through others) waits for it gets a
+/// circular-dependency error, not a deadlock.
 ///
 /// A struct over its one locked state: copies are the same slot, and a slot costs a single
 /// allocation (the state and its mutex together).
 struct InstanceSlot: Sendable {
     enum State {
         case empty
-        case building(token: ObjectIdentifier, done: DispatchGroup)
+        case building(Build)
         case built(InstanceBox, expires: ContinuousClock.Instant?)
         case weak(WeakInstance)
+    }
+
+    /// A build under way: who builds, and who waits for it.
+    final class Build: @unchecked Sendable {
+        /// The resolution state running the factory.
+        let token: ObjectIdentifier
+        /// Left when the build ends; synchronous waiters wait on it.
+        let done = DispatchGroup()
+        /// Suspended waiters, by number; changed only under the slot's lock.
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter = 0
+
+        init(token: ObjectIdentifier) {
+            self.token = token
+            done.enter()
+        }
+
+        /// Wakes every waiter: called once, after the slot left `.building(self)`.
+        func end(_ waiting: [CheckedContinuation<Void, Never>]) {
+            done.leave()
+            for waiter in waiting { waiter.resume() }
+        }
     }
 
     private let state = Locked<State>(.empty)
@@ -42,8 +67,8 @@ struct InstanceSlot: Sendable {
         case instance(Any)
         /// The caller builds; it must call ``finish(_:expires:weakly:)`` or ``abandon()``.
         case build
-        /// Another resolution is building; wait on the group, then look again.
-        case wait(DispatchGroup, builder: ObjectIdentifier)
+        /// Another resolution is building; wait for it, then look again.
+        case wait(Build)
     }
 
     /// The kept instance, if valid at `now`; otherwise claims the build for `token`.
@@ -55,14 +80,12 @@ struct InstanceSlot: Sendable {
                 return .instance(box.value)
             case .weak(let reference):
                 if let object = reference.object { return .instance(object) }
-            case .building(let builder, let done):
-                return .wait(done, builder: builder)
+            case .building(let build):
+                return .wait(build)
             case .empty:
                 break
             }
-            let done = DispatchGroup()
-            done.enter()
-            state = .building(token: token, done: done)
+            state = .building(Build(token: token))
             return .build
         }
     }
@@ -83,8 +106,7 @@ struct InstanceSlot: Sendable {
 
     /// Stores the instance the caller built and wakes the waiters.
     func finish(_ instance: Any, expires: ContinuousClock.Instant?, weakly: Bool) {
-        let done: DispatchGroup? = state.withLock { state in
-            guard case .building(_, let done) = state else { return nil }
+        end { state in
             if weakly {
                 // `shared` keeps class instances weakly; a value cannot be held weakly, so it
                 // is not kept at all (as in Resolver): each resolve builds a new one.
@@ -92,19 +114,47 @@ struct InstanceSlot: Sendable {
             } else {
                 state = .built(InstanceBox(value: instance), expires: expires)
             }
-            return done
         }
-        done?.leave()
     }
 
     /// Gives up a build that failed: nothing is kept, and the next resolve builds again.
     func abandon() {
-        let done: DispatchGroup? = state.withLock { state in
-            guard case .building(_, let done) = state else { return nil }
-            state = .empty
-            return done
+        end { $0 = .empty }
+    }
+
+    private func end(_ update: (inout State) -> Void) {
+        let ended: (Build, [CheckedContinuation<Void, Never>])? = state.withLock { state in
+            guard case .building(let build) = state else { return nil }
+            update(&state)
+            defer { build.waiters = [:] }
+            return (build, Array(build.waiters.values))
         }
-        done?.leave()
+        if let (build, waiting) = ended { build.end(waiting) }
+    }
+
+    /// Suspends until `build` ends, or until the task is cancelled (then throws
+    /// `CancellationError`; the build goes on for the others).
+    func wait(for build: Build) async throws {
+        let number: Int = state.withLock { _ in
+            defer { build.nextWaiter += 1 }
+            return build.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let resumeNow: Bool = state.withLock { state in
+                    // Cancellation is flagged before its handler runs, so a cancelled task
+                    // either sees the flag here or is resumed by the handler.
+                    guard case .building(let current) = state, current === build, !Task.isCancelled else { return true }
+                    build.waiters[number] = waiter
+                    return false
+                }
+                if resumeNow { waiter.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { _ in build.waiters.removeValue(forKey: number) }
+            waiter?.resume()
+        }
+        try Task.checkCancellation()
     }
 
     /// Drops the kept instance (a build under way finishes and is kept).
@@ -118,33 +168,47 @@ struct InstanceSlot: Sendable {
     /// The resolution building the instance, if one is.
     var builder: ObjectIdentifier? {
         state.withLock { state in
-            if case .building(let token, _) = state { return token }
+            if case .building(let build) = state { return build.token }
             return nil
         }
     }
 }
 
-/// Which resolution waits for which slot, to turn a cycle across threads into an error.
+/// Which resolution waits for which slot, to turn a cycle across threads and tasks into an
+/// error. A wait is recorded under the waiting state and each state it descends from (an async
+/// factory's dependencies resolve in states of their own), so that "the build this state runs
+/// waits for that slot" can be followed from any builder.
 enum WaitGraph {
-    private static let waiting = Locked<[ObjectIdentifier: InstanceSlot]>([:])
+    /// For each state, the slots it or a state descending from it waits for, with the waiter.
+    private static let waiting = Locked<[ObjectIdentifier: [(waiter: ObjectIdentifier, slot: InstanceSlot)]]>([:])
 
-    /// Records that `token` waits for `slot`, unless following the builders from `slot` leads
-    /// back to `token` (a cycle), in which case nothing is recorded and `false` is returned.
-    static func beginWaiting(_ token: ObjectIdentifier, for slot: InstanceSlot) -> Bool {
-        waiting.withLock { waiting in
-            var current: InstanceSlot? = slot
+    /// Records that `waiter` waits for `slot`, unless following the builders from `slot` leads
+    /// back to `waiter` or a state it descends from (a cycle): then nothing is recorded and
+    /// `false` is returned.
+    static func beginWaiting(_ waiter: ResolutionState, for slot: InstanceSlot) -> Bool {
+        let chain = waiter.lineage
+        return waiting.withLock { waiting in
+            var pending = [slot]
             var hops = 0
-            while let next = current, let builder = next.builder, hops < 10_000 {
-                if builder == token { return false }
-                current = waiting[builder]
+            while let next = pending.popLast(), hops < 10_000 {
                 hops += 1
+                guard let builder = next.builder else { continue }
+                if chain.contains(builder) { return false }
+                pending += (waiting[builder] ?? []).map(\.slot)
             }
-            waiting[token] = slot
+            for token in chain { waiting[token, default: []].append((waiter.token, slot)) }
             return true
         }
     }
 
-    static func endWaiting(_ token: ObjectIdentifier) {
-        _ = waiting.withLock { $0.removeValue(forKey: token) }
+    static func endWaiting(_ waiter: ResolutionState) {
+        let chain = waiter.lineage
+        waiting.withLock { waiting in
+            for token in chain {
+                guard var slots = waiting[token], let index = slots.lastIndex(where: { $0.waiter == waiter.token }) else { continue }
+                slots.remove(at: index)
+                waiting[token] = slots.isEmpty ? nil : slots
+            }
+        }
     }
 }

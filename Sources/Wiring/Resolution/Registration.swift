@@ -2,6 +2,8 @@
 enum Keeping: Sendable {
     case unique
     case graph
+    /// Kept by each ``ContainerScope``, in a slot of its own.
+    case scoped
     /// Kept in `slot`: only the scopes that keep an instance have one.
     case kept(timeToLive: Duration?, weakly: Bool, slot: InstanceSlot)
 }
@@ -11,17 +13,19 @@ final class DecoratorStep: Sendable {
     let key: String
     let location: SourceLocation
     let factoryKey: String
-    let make: @Sendable (FactoryContext) throws -> Any
+    let factory: FactoryRegistry.Entry
     private let lazyArgs: LazyArguments
 
     init(key: String, location: SourceLocation, factoryKey: String,
-         make: @escaping @Sendable (FactoryContext) throws -> Any, lazyArgs: consuming LazyArguments) {
+         factory: FactoryRegistry.Entry, lazyArgs: consuming LazyArguments) {
         self.key = key
         self.location = location
         self.factoryKey = factoryKey
-        self.make = make
+        self.factory = factory
         self.lazyArgs = lazyArgs
     }
+
+    var make: @Sendable (FactoryContext) throws -> Any { factory.make }
 
     /// The decorator's static arguments, references filled in.
     var args: ManifestMap { lazyArgs.map }
@@ -39,22 +43,43 @@ final class Registration: Sendable {
     private let lazyArgs: LazyArguments
     let keeping: Keeping
     let decorators: [DecoratorStep]
+    /// The async factory, when the service's is one.
+    let makeAsync: (@Sendable (FactoryContext) async throws -> Any)?
+    /// The factory's shutdown hook, if it has one.
+    let shutdownHook: (@Sendable (Any) async throws -> Void)?
+    /// How long each shutdown hook may run; the container's default when `nil`.
+    let shutdownTimeout: Duration?
     let scope: Scope
     let location: SourceLocation
+    /// Whether the factory or a decorator is async: the service then resolves with `await`.
+    let isAsync: Bool
+    /// Whether the factory or a decorator has a shutdown hook.
+    let hasShutdownHooks: Bool
+    /// `eager: true`: `start()` builds it.
+    let isEager: Bool
 
     init(key: String, name: String?, location: SourceLocation, factoryKey: String,
-         make: @escaping @Sendable (FactoryContext) throws -> Any, args: consuming LazyArguments,
-         scope: Scope, keeping: Keeping, decorators: [DecoratorStep]) {
+         factory: FactoryRegistry.Entry, args: consuming LazyArguments,
+         scope: Scope, keeping: Keeping, decorators: [DecoratorStep], lifecycle: Lifecycle) {
         self.key = key
         self.name = name
         self.location = location
         self.factoryKey = factoryKey
-        self.make = make
+        make = factory.make
+        makeAsync = factory.makeAsync
+        shutdownHook = factory.shutdown
         lazyArgs = args
         self.scope = scope
         self.keeping = keeping
         self.decorators = decorators
+        isEager = lifecycle.eager?.value ?? false
+        shutdownTimeout = lifecycle.shutdownTimeout?.value
+        isAsync = factory.isAsync || decorators.contains { $0.factory.isAsync }
+        hasShutdownHooks = factory.shutdown != nil || decorators.contains { $0.factory.shutdown != nil }
     }
+
+    /// The key of the factory of `step` (-1: the service's own).
+    func factoryKey(ofStep step: Int) -> String { step < 0 ? factoryKey : decorators[step].factoryKey }
 
     /// The static arguments, references filled in on first use.
     var args: ManifestMap { lazyArgs.map }

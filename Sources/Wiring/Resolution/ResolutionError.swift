@@ -26,6 +26,13 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case circularDependency
         /// Asked for the decorated instance outside a decorator.
         case notADecorator
+        /// A synchronous resolve of an async service (named) that is not built yet.
+        case awaitRequired(String)
+        /// A `scoped` service (named) resolved without a scope, or by an instance the
+        /// container keeps.
+        case scopeRequired(String)
+        /// The container is shut down, or the scope has ended.
+        case shutDown
     }
 
     /// One service on the resolution path.

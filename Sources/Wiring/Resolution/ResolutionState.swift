@@ -8,12 +8,26 @@ import Darwin
 
 /// The state of one top-level resolution: the path being built (for cycles and messages) and
 /// the instances of the `graph` scope. Used by one thread at a time.
+///
+/// An async factory's context holds a *frozen* state instead: one that is never changed, so
+/// that the factory may resolve from concurrent child tasks. Each resolve through a frozen
+/// state starts from a state of its own (a copy of the path, with the frozen state as its
+/// parent), and the resolution's `graph` instances are shared through ``shared``.
 @usableFromInline
 final class ResolutionState {
     // One resolution runs on one thread at a time (a factory's nested resolves run inside it),
     // so these need no run-time exclusivity checks on the hot path.
     @exclusivity(unchecked) var path: [PathEntry]
     @exclusivity(unchecked) var graph: [ObjectIdentifier: Any] = [:]
+    /// The scope resolving, for `scoped` services; `nil` when resolving from the container.
+    @exclusivity(unchecked) var scope: ContainerScope?
+    /// The state this one was started from, for an async resolution's states.
+    @exclusivity(unchecked) var parent: ResolutionState?
+    /// For a frozen state: the `graph` instances of its whole async resolution.
+    let sharedGraph: Locked<[ObjectIdentifier: Any]>?
+
+    /// Whether this state is frozen: resolves through it start states of their own.
+    @usableFromInline var isFrozen: Bool { sharedGraph != nil }
 
     /// The thread that started the resolution, and the lowest address of its stack: the stack
     /// guard checks every level, and on that thread it needs no thread-local lookup.
@@ -24,10 +38,55 @@ final class ResolutionState {
     private var keptContainer: Container?
 
     private init(thread: ThreadState) {
+        sharedGraph = nil
         path = []
         path.reserveCapacity(8)
         owner = pthread_self()
         ownerStackLow = StackGuard.lowestAddress(of: thread)
+    }
+
+    /// A frozen state: `parent`'s path (none at the top of an async resolution) plus `entry`.
+    /// Below a synchronous state (a synchronous factory's context used with `await`), it starts
+    /// from that state's graph instances.
+    init(frozenFrom parent: ResolutionState?, adding entry: PathEntry?, scope: ContainerScope?) {
+        path = (parent?.path ?? []) + (entry.map { [$0] } ?? [])
+        owner = pthread_self()
+        ownerStackLow = nil
+        self.parent = parent
+        self.scope = scope
+        sharedGraph = parent?.sharedGraph ?? Locked(parent?.graph ?? [:])
+    }
+
+    /// A state to resolve from, on this thread, continuing the frozen state `frozen`: with its
+    /// path and the graph instances built so far. Give it back with ``endFork(_:)``.
+    static func fork(of frozen: ResolutionState) -> ResolutionState {
+        let state = acquire()
+        state.path = frozen.path
+        state.scope = frozen.scope
+        state.parent = frozen
+        if let shared = frozen.sharedGraph { state.graph = shared.withLock { $0 } }
+        return state
+    }
+
+    /// Ends a fork: the graph instances it built join its resolution's, and the state is
+    /// recycled.
+    static func endFork(_ state: consuming ResolutionState, container: Container) {
+        if let shared = state.parent?.sharedGraph, !state.graph.isEmpty {
+            let built = state.graph
+            shared.withLock { graph in graph.merge(built) { first, _ in first } }
+        }
+        recycle(state, container: container)
+    }
+
+    /// The tokens of this state and of the states it descends from.
+    var lineage: [ObjectIdentifier] {
+        var tokens = [token]
+        var next = parent
+        while let state = next {
+            tokens.append(state.token)
+            next = state.parent
+        }
+        return tokens
     }
 
     /// Whether this thread's stack has room for one more level (see ``StackGuard``).
@@ -74,6 +133,8 @@ final class ResolutionState {
         }
         state.path.removeAll(keepingCapacity: true)
         if !state.graph.isEmpty { state.graph = [:] }
+        if state.scope != nil { state.scope = nil }
+        if state.parent != nil { state.parent = nil }
         var spare: ResolutionState? = consume state
         ThreadState.withCurrent { thread in
             if thread.spare == nil { swap(&thread.spare, &spare) }

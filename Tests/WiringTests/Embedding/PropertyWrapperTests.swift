@@ -72,7 +72,7 @@ struct PropertyWrapperTests {
         let containers = try (0..<8).map { _ in try container() }
         try await withThrowingTaskGroup(of: Bool.self) { group in
             for container in containers {
-                let expected = try container.resolve(Logger.self)
+                let expected = try await container.resolve(Logger.self)
                 group.addTask {
                     try await Container.using(container) {
                         try await Task.sleep(for: .milliseconds(5))

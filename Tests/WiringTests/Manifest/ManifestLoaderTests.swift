@@ -134,12 +134,12 @@ struct ManifestLoaderTests {
 
     @Test func unknownScopesAndMisplacedTimeToLive() {
         #expect(TestSupport.validate("invalid/scopes.yaml") == [
-            "invalid/scopes.yaml:3:12: error: unknown scope 'singelton'; did you mean 'singleton'? (scopes: unique, graph, cached, shared, singleton, request)",
+            "invalid/scopes.yaml:3:12: error: unknown scope 'singelton'; did you mean 'singleton'? (scopes: unique, graph, scoped, cached, shared, singleton, request)",
             "invalid/scopes.yaml:6:5: error: custom scope 'singleton' has the name of a built-in scope",
-            "invalid/scopes.yaml:8:15: error: unknown scope 'reqest'; did you mean 'request'? (scopes: unique, graph, cached, shared, singleton, request)",
+            "invalid/scopes.yaml:8:15: error: unknown scope 'reqest'; did you mean 'request'? (scopes: unique, graph, scoped, cached, shared, singleton, request)",
             "invalid/scopes.yaml:9:28: error: 'ttl' of service 'B' needs the cached scope or a custom scope, not 'shared'",
             "invalid/scopes.yaml:14:34: error: 'ttl' of named variant 'hot' of service 'D' needs the cached scope or a custom scope, not 'unique'",
-            "invalid/scopes.yaml:18:19: error: unknown scope 'sesion' (scopes: unique, graph, cached, shared, singleton, request)",
+            "invalid/scopes.yaml:18:19: error: unknown scope 'sesion' (scopes: unique, graph, scoped, cached, shared, singleton, request)",
         ])
     }
 
@@ -291,7 +291,7 @@ struct ManifestLoaderTests {
         let path = try TestSupport.temporaryFile("wiring: 1\r\nservices:\r\n  A: { scope: singelton }\r\n")
         let result = ManifestLoader().validate(path)
         #expect(result.diagnostics.first?.description == """
-            \(path):3:15: error: unknown scope 'singelton'; did you mean 'singleton'? (scopes: unique, graph, cached, shared, singleton)
+            \(path):3:15: error: unknown scope 'singelton'; did you mean 'singleton'? (scopes: unique, graph, scoped, cached, shared, singleton)
               A: { scope: singelton }
                           ^
             """)

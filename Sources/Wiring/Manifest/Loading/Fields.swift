@@ -4,10 +4,10 @@ struct Fields {
     let store: NodeStore
     /// The keys of the mapping's level, by their raw values, in the level's order; unused
     /// places hold `FieldTable.noKey`.
-    private let keys: SIMD8<UInt8>
+    private let keys: SIMD16<UInt8>
     /// For each key of `keys`: its value's place in `store`, plus one; zero when the mapping
     /// does not set it.
-    private var values = SIMD8<UInt32>()
+    private var values = SIMD16<UInt32>()
 
     init(store: NodeStore, table: FieldTable) {
         self.store = store
@@ -36,18 +36,18 @@ struct FieldTable: Sendable {
     let fields: [ManifestSchema.Field]
     private let names: [PackedName]
     /// The fields' keys, by their raw values, for ``Fields``.
-    let keyLanes: SIMD8<UInt8>
+    let keyLanes: SIMD16<UInt8>
     static let noKey = UInt8.max
 
     init(_ fields: [ManifestSchema.Field]) {
-        precondition(fields.count <= SIMD8<UInt8>.scalarCount, "a level of the manifest has at most 8 keys")
+        precondition(fields.count <= SIMD16<UInt8>.scalarCount, "a level of the manifest has at most 16 keys")
         self.fields = fields
         names = fields.map { field in
             var name = field.name
             guard let packed = name.withUTF8(PackedName.init) else { preconditionFailure("the key '\(name)' is longer than 16 bytes") }
             return packed
         }
-        var lanes = SIMD8<UInt8>(repeating: Self.noKey)
+        var lanes = SIMD16<UInt8>(repeating: Self.noKey)
         for (position, field) in fields.enumerated() { lanes[position] = field.key.rawValue }
         keyLanes = lanes
     }

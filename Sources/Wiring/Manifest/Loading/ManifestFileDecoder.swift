@@ -133,7 +133,12 @@ package struct ManifestFileDecoder {
             implements: fields[.implements].map { implements($0, of: what()) } ?? [],
             names: fields[.names].map { names($0, of: key) } ?? [],
             args: fields[.args].flatMap { map($0, "'args' of \(what())") },
-            decorates: fields[.decorates].flatMap { string($0, "'decorates' of \(what())") })
+            decorates: fields[.decorates].flatMap { string($0, "'decorates' of \(what())") },
+            lifecycle: lifecycle(fields, what()))
+    }
+
+    private mutating func lifecycle(_ fields: Fields, _ what: @autoclosure () -> String) -> Lifecycle {
+        Lifecycle(eager: fields[.eager].flatMap { bool($0, "'eager' of \(what())") }, shutdownTimeout: fields[.shutdownTimeout].flatMap { duration($0, "'shutdownTimeout' of \(what())") })
     }
 
     private mutating func names(_ node: StoredNode, of service: String) -> [NamedVariant] {
@@ -147,7 +152,8 @@ package struct ManifestFileDecoder {
                 factory: fields[.factory].flatMap { string($0, "'factory' of \(what())") },
                 scope: fields[.scope].flatMap { scope($0, "'scope' of \(what())") },
                 timeToLive: fields[.ttl].flatMap { duration($0, "'ttl' of \(what())") },
-                args: fields[.args].flatMap { map($0, "'args' of \(what())") })
+                args: fields[.args].flatMap { map($0, "'args' of \(what())") },
+                lifecycle: lifecycle(fields, what()))
         }
     }
 
@@ -227,14 +233,7 @@ package struct ManifestFileDecoder {
     private mutating func override(_ key: String, _ pair: StoredPair, context: String) -> ServiceOverride {
         func what() -> String { "the override of '\(key)' in context '\(context)'" }
         let fields = self.fields(of: pair.value, schema: .serviceOverride, in: what())
-        var enabled: Located<Bool>?
-        if let node = fields[.enabled], node.tag != .placeholder {
-            if case .bool(let flag) = node.resolvedScalar {
-                enabled = Located(flag, at: location(node))
-            } else {
-                error("'enabled' of \(what()) must be true or false, found \(node.kindDescription)", at: node)
-            }
-        }
+        let enabled = fields[.enabled].flatMap { bool($0, "'enabled' of \(what())") }
         return ServiceOverride(
             key: key,
             location: location(pair.key),
@@ -248,7 +247,8 @@ package struct ManifestFileDecoder {
             replacesArgs: fields[.args]?.tag == .replace,
             replacesNames: fields[.names]?.tag == .replace,
             decorates: fields[.decorates].flatMap { string($0, "'decorates' of \(what())") },
-            enabled: enabled)
+            enabled: enabled,
+            lifecycle: lifecycle(fields, what()))
     }
 
     private mutating func parameters(_ node: StoredNode, in what: @autoclosure () -> String) -> [Parameter] {
@@ -331,6 +331,15 @@ package struct ManifestFileDecoder {
             return nil
         }
         return Located(text, at: location(node))
+    }
+
+    private mutating func bool(_ node: StoredNode, _ what: @autoclosure () -> String) -> Located<Bool>? {
+        if node.tag == .placeholder { return nil }
+        guard case .bool(let flag) = node.resolvedScalar else {
+            error("\(what()) must be true or false, found \(node.kindDescription)", at: node)
+            return nil
+        }
+        return Located(flag, at: location(node))
     }
 
     private mutating func scope(_ node: StoredNode, _ what: @autoclosure () -> String) -> Located<Scope>? {

@@ -44,6 +44,7 @@ package struct ManifestValidator {
         let scope = manifest.effectiveScope(of: service)
         if let written = service.scope { checkScope(written) }
         checkTimeToLive(service.timeToLive, scope: scope, of: "service '\(service.key)'")
+        checkLifecycle(service.lifecycle, scope: scope, of: "service '\(service.key)'")
         // The variants' fields are read in place: copying a variant would retain what it holds.
         let variants = service.names
         for position in variants.indices {
@@ -52,6 +53,8 @@ package struct ManifestValidator {
             checkTimeToLive(variants[position].timeToLive ?? (written == nil ? nil : service.timeToLive),
                             scope: written?.value ?? scope,
                             of: "named variant '\(variants[position].name)' of service '\(service.key)'")
+            checkLifecycle(variants[position].lifecycle, scope: written?.value ?? scope,
+                           of: "named variant '\(variants[position].name)' of service '\(service.key)'")
         }
     }
 
@@ -68,6 +71,24 @@ package struct ManifestValidator {
         guard let ttl, scope != .cached, !customScopeNames.contains(scope.name) else { return }
         guard scope.isBuiltIn else { return }
         error("'ttl' of \(what()) needs the cached scope or a custom scope, not '\(scope.name)'", at: ttl.location)
+    }
+
+    /// `eager` and `shutdownTimeout` need an instance the container keeps: `start()` builds
+    /// it, and `shutdown()` (or the end of its scope) runs its hooks.
+    private mutating func checkLifecycle(_ lifecycle: Lifecycle, scope: Scope, of what: @autoclosure () -> String) {
+        let kind = scope.builtInKind
+        if let eager = lifecycle.eager, eager.value, kind == .unique || kind == .graph || kind == .scoped {
+            let reason = kind == .scoped ? "a scoped instance is built in its scope, not at start" : "'\(scope.name)' keeps no instance to start"
+            error("'eager: true' of \(what()) needs singleton, cached, shared or a custom scope; \(reason)", at: eager.location)
+        }
+        if let timeout = lifecycle.shutdownTimeout {
+            if kind == .unique || kind == .graph {
+                error("'shutdownTimeout' of \(what()) needs a scope that keeps its instance, not '\(scope.name)': its instances are never shut down",
+                      at: timeout.location)
+            } else if timeout.value <= .zero {
+                error("'shutdownTimeout' of \(what()) must be longer than zero", at: timeout.location)
+            }
+        }
     }
 
     // MARK: - implements and names
@@ -243,6 +264,8 @@ package struct ManifestValidator {
                 let scope = override.scope?.value ?? manifest.effectiveScope(of: service)
                 checkTimeToLive(override.timeToLive, scope: scope,
                                 of: "the override of '\(override.key)' in context '\(context.name)'")
+                checkLifecycle(override.lifecycle.over(service.lifecycle), scope: scope,
+                               of: "the override of '\(override.key)' in context '\(context.name)'")
                 if let target = override.decorates, manifest.service(target.value) == nil {
                     error("the override of '\(override.key)' in context '\(context.name)' decorates unknown service '\(target.value)'\(Suggestion.hint(for: target.value, in: keys))",
                           at: target.location)
@@ -257,6 +280,8 @@ package struct ManifestValidator {
                           at: service.location, notes: [Diagnostic.Note("service '\(service.key)' is declared here", at: existing.location)])
                 }
                 if let scope = service.scope { checkScope(scope) }
+                checkLifecycle(service.lifecycle, scope: manifest.effectiveScope(of: service),
+                               of: "service '\(service.key)' added by context '\(context.name)'")
             }
             for parameter in context.parameters where manifest.parameter(parameter.name) == nil {
                 error("context '\(context.name)' overrides unknown parameter '\(parameter.name)'\(Suggestion.hint(for: parameter.name, in: parameterNames))",

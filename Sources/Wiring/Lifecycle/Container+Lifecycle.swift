@@ -1,0 +1,177 @@
+import Synchronization
+internal import Logging
+
+/// Start and shutdown: `eager: true` services built up front, every kept instance's shutdown
+/// hooks run in reverse order of construction, and request scopes.
+extension Container {
+    /// Where the container is in its life.
+    struct LifecycleState: Sendable {
+        var start: Task<Void, any Error>?
+        var shutdown: Task<Void, any Error>?
+    }
+
+    /// Builds every `eager: true` service (and named variant), each with its dependencies
+    /// first; independent ones are built concurrently. Async factories are awaited, so that
+    /// afterwards the app's synchronous code resolves them without `await`.
+    ///
+    /// Fails fast: on the first error the other builds are cancelled, what was built is shut
+    /// down in reverse order, and the error is thrown with its resolution path; `start()` may
+    /// then be called again. Calling `start()` again after it succeeded does nothing.
+    ///
+    /// - Throws: ``ResolutionError`` (or what a factory threw, wrapped in one), or
+    ///   `CancellationError`.
+    public func start() async throws {
+        let task: Task<Void, any Error> = try lifecycle.withLock { state throws(ResolutionError) in
+            if state.shutdown != nil { throw ResolutionError.shutDown("cannot start a container that was shut down") }
+            if let start = state.start { return start }
+            let start = Task { try await self.startEager() }
+            state.start = start
+            return start
+        }
+        try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    private func startEager() async throws {
+        let eager = registrations.filter(\.isEager)
+        logger?.info("start: \(eager.count) eager service\(eager.count == 1 ? "" : "s")")
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for registration in eager {
+                    group.addTask {
+                        _ = try await self.instanceAsync(of: registration, arguments: .none,
+                                                         from: ResolutionState(frozenFrom: nil, adding: nil, scope: nil))
+                    }
+                }
+                for try await _ in group {}
+            }
+        } catch {
+            logger?.error("start failed, shutting down what it built: \(error)")
+            let failures = await KeptInstances.shutDown(kept.takeAll(), defaultTimeout: shutdownTimeout)
+            for failure in failures { logger?.error("shutdown after a failed start: \(failure)") }
+            reset()
+            lifecycle.withLock { $0.start = nil }
+            throw error
+        }
+    }
+
+    /// Shuts the container down: runs the shutdown hooks of every instance it keeps (those of
+    /// `.onShutdown`), the last built first, so that an instance outlives every instance that
+    /// depends on it. Each hook runs within its service's `shutdownTimeout:` (or
+    /// ``Options/shutdownTimeout``); one that overruns is cancelled and counted as failed.
+    /// Then the kept instances are dropped, and resolving throws. A `start()` under way is
+    /// cancelled first. Calling `shutdown()` again does nothing.
+    ///
+    /// - Throws: ``ShutdownError`` with every hook that failed, after all of them ran.
+    public func shutdown() async throws {
+        let task: Task<Void, any Error> = lifecycle.withLock { state in
+            if let shutdown = state.shutdown { return shutdown }
+            let start = state.start
+            let shutdown = Task { try await self.shutDownKept(after: start) }
+            state.shutdown = shutdown
+            return shutdown
+        }
+        try await task.value
+    }
+
+    private func shutDownKept(after start: Task<Void, any Error>?) async throws {
+        closed.store(true, ordering: .releasing)
+        if let start {
+            start.cancel()
+            _ = try? await start.value
+        }
+        let records = kept.takeAll()
+        logger?.info("shutdown: \(records.count) instance\(records.count == 1 ? "" : "s") with hooks")
+        let failures = await KeptInstances.shutDown(records, defaultTimeout: shutdownTimeout)
+        reset()
+        if !failures.isEmpty {
+            let error = ShutdownError(failures: failures)
+            logger?.error("\(error)")
+            throw error
+        }
+    }
+
+    /// Whether ``shutdown()`` was called.
+    public var isShutDown: Bool { closed.load(ordering: .acquiring) }
+
+    /// Throws when the container is shut down.
+    func checkOpen(_ registration: Registration) throws(ResolutionError) {
+        if closed.load(ordering: .acquiring) {
+            throw ResolutionError.shutDown("the container is shut down; \(registration.step) cannot be resolved")
+        }
+    }
+
+    // MARK: - Scopes
+
+    /// A new scope, for `scoped` services: end it with ``ContainerScope/end()``.
+    public func makeScope() -> ContainerScope {
+        ContainerScope(container: self)
+    }
+
+    /// Runs `body` with a new scope, then ends the scope (also when `body` throws), running its
+    /// instances' shutdown hooks in reverse.
+    ///
+    /// - Throws: What `body` throws; else ``ShutdownError`` if a hook failed.
+    public func withScope<Result>(_ body: (ContainerScope) async throws -> Result) async throws -> Result {
+        let scope = makeScope()
+        let result: Result
+        do {
+            result = try await body(scope)
+        } catch {
+            try? await scope.end()
+            throw error
+        }
+        try await scope.end()
+        return result
+    }
+
+    /// The scope resolving and `registration`'s slot in it; throws when there is none, or when
+    /// an instance the container keeps is being built on the path (it would keep the scope's).
+    func scopeSlot(of registration: Registration, state: ResolutionState) throws(ResolutionError) -> (ContainerScope, InstanceSlot) {
+        guard let scope = state.scope else {
+            throw ResolutionError(
+                .scopeRequired(registration.key),
+                message: "service \(registration.step) is scoped: resolve it from a scope (container.makeScope() or container.withScope), not from the container",
+                path: state.steps + [registration.step])
+        }
+        if let holder = state.path.first(where: { $0.decorator < 0 && $0.registration.keepsBeyondScope }) {
+            throw ResolutionError(
+                .scopeRequired(registration.key),
+                message: "\(holder.registration.scope) service \(holder.step) depends on scoped service \(registration.step): it would keep one scope's instance after the scope ends",
+                path: state.steps + [registration.step])
+        }
+        return (scope, try scope.slot(for: registration, state: state))
+    }
+
+    /// The error for a synchronous resolve of an async service that is not built yet.
+    func awaitRequired(_ registration: Registration, state: ResolutionState) -> ResolutionError {
+        let steps = state.path.last?.registration === registration ? state.steps : state.steps + [registration.step]
+        let factory = registration.makeAsync != nil ? "factory '\(registration.factoryKey)'" : "a decorator"
+        var message = "service \(registration.step) is async (\(factory)) and not built yet: resolve it with await, or mark it `eager: true` and start the container"
+        if let caller = steps.dropLast().last {
+            message += "; the synchronous factory of \(caller.service) cannot await it: make that factory async"
+        }
+        return ResolutionError(.awaitRequired(registration.key), message: message, path: steps)
+    }
+}
+
+extension Registration {
+    /// Whether its instance is kept by the container, beyond any scope.
+    var keepsBeyondScope: Bool {
+        if case .kept = keeping { return true }
+        return false
+    }
+}
+
+extension ResolutionError {
+    static func shutDown(_ message: String) -> ResolutionError {
+        ResolutionError(.shutDown, message: message, path: [])
+    }
+
+    static func scopeEnded(_ registration: Registration, path: [Step]) -> ResolutionError {
+        ResolutionError(.shutDown, message: "the scope has ended; service \(registration.step) cannot be resolved in it", path: path)
+    }
+}

@@ -1,0 +1,111 @@
+/// A scope of a container: one instance of each `scoped` service per scope, shut down when the
+/// scope ends. A server makes one per request; an app, one per unit of work.
+///
+/// ```swift
+/// try await container.withScope { scope in
+///     let unit = try await scope.resolve(UnitOfWork.self)   // one per scope
+///     let pool = try await scope.resolve(Pool.self)         // singletons are the container's
+/// }                                                          // the scope's instances shut down here
+/// ```
+///
+/// Resolving through a scope resolves every other scope as the container does. A `scoped`
+/// service may depend on singletons and on other `scoped` services of the same scope; a
+/// service the container keeps (a singleton, say) cannot depend on a `scoped` one, since it
+/// would keep the first scope's instance: that resolve throws.
+public final class ContainerScope: Sendable {
+    /// The container the scope belongs to.
+    public let container: Container
+    /// The scope's instances that have shutdown hooks.
+    let kept = KeptInstances()
+    private let slots = Locked<(byRegistration: [ObjectIdentifier: InstanceSlot], ended: Bool)>(([:], false))
+
+    init(container: Container) {
+        self.container = container
+    }
+
+    /// The slot `registration` keeps its instance in, in this scope.
+    func slot(for registration: Registration, state: ResolutionState) throws(ResolutionError) -> InstanceSlot {
+        let slot: InstanceSlot? = slots.withLock { slots in
+            guard !slots.ended else { return nil }
+            let id = ObjectIdentifier(registration)
+            if let slot = slots.byRegistration[id] { return slot }
+            let slot = InstanceSlot()
+            slots.byRegistration[id] = slot
+            return slot
+        }
+        guard let slot else { throw ResolutionError.scopeEnded(registration, path: state.steps + [registration.step]) }
+        return slot
+    }
+
+    // MARK: - Resolving
+
+    /// Resolves the service declared for `T` in this scope.
+    /// - Throws: ``ResolutionError``, also when the service is async and not built yet (use
+    ///   the `await` form) or the scope has ended.
+    public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> T {
+        let state = ResolutionState.acquire()
+        state.scope = self
+        defer { ResolutionState.recycle(state, container: container) }
+        var instance = try container.resolveInstance(type, name: name, arguments: Arguments(arguments), state: state)
+        guard let typed = Container.cast(&instance, to: T.self) else {
+            throw container.typeMismatch(instance, expected: type, name: name, state: nil)
+        }
+        return typed
+    }
+
+    /// Resolves the service declared for `T` in this scope, awaiting it if needed.
+    /// - Throws: ``ResolutionError``, or `CancellationError` (see ``Container/resolve(_:name:arguments:)-(_,_,_)``).
+    public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) async throws -> T {
+        var instance = try await container.resolveAsync(type, name: name, arguments: Arguments(arguments), scope: self)
+        guard let typed = Container.cast(&instance, to: T.self) else {
+            throw container.typeMismatch(instance, expected: type, name: name, state: nil)
+        }
+        return typed
+    }
+
+    /// Resolves a service by its key in this scope.
+    public func resolve(key: String, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> Any {
+        let state = ResolutionState.acquire()
+        state.scope = self
+        defer { ResolutionState.recycle(state, container: container) }
+        return try container.resolve(key: key, name: name, arguments: Arguments(arguments), state: state)
+    }
+
+    /// Resolves a service by its key in this scope, awaiting it if needed.
+    public func resolve(key: String, name: String? = nil, arguments: any Sendable...) async throws -> Any {
+        try await container.resolveAsync(key: key, name: name, arguments: Arguments(arguments),
+                                         from: ResolutionState(frozenFrom: nil, adding: nil, scope: self))
+    }
+
+    /// The service declared for `T` in this scope, or `nil` when none is declared.
+    public func optional<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T? {
+        guard container.isDeclared(type) else { return nil }
+        return try resolve(type, name: name)
+    }
+
+    /// The service declared for `T` in this scope, awaited if needed, or `nil`.
+    public func optional<T>(_ type: T.Type = T.self, name: String? = nil) async throws -> T? {
+        guard container.isDeclared(type) else { return nil }
+        return try await resolve(type, name: name)
+    }
+
+    // MARK: - Ending
+
+    /// Ends the scope: runs the shutdown hooks of its instances, the last built first, each
+    /// within its timeout, then drops them. Resolving through the scope afterwards throws.
+    /// Ending a scope twice is harmless.
+    ///
+    /// - Throws: ``ShutdownError`` with every hook that failed, after all ran.
+    public func end() async throws {
+        let first = slots.withLock { slots in
+            defer {
+                slots.ended = true
+                slots.byRegistration = [:]
+            }
+            return !slots.ended
+        }
+        guard first else { return }
+        let failures = await KeptInstances.shutDown(kept.takeAll(), defaultTimeout: container.shutdownTimeout)
+        if !failures.isEmpty { throw ShutdownError(failures: failures) }
+    }
+}

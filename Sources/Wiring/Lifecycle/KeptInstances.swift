@@ -1,0 +1,113 @@
+/// The kept instances that have shutdown hooks, in the order their builds ended: a
+/// container's (singleton, cached, shared and custom scopes) or a ``ContainerScope``'s.
+///
+/// A build ends after its dependencies' builds, so running the hooks in reverse shuts down
+/// each instance before what it depends on.
+final class KeptInstances: Sendable {
+    /// One hook and the instance it shuts down.
+    struct Hook: @unchecked Sendable {
+        let run: @Sendable (Any) async throws -> Void
+        let instance: Any
+    }
+
+    /// A built instance's hooks, the factory's first and its outermost decorator's last.
+    struct Record: @unchecked Sendable {
+        let registration: Registration
+        let hooks: [Hook]
+        /// For `shared`: the instance, held weakly; its hooks run only if something still holds it.
+        let weakInstance: WeakInstance?
+    }
+
+    private let records = Locked<[Record]>([])
+
+    /// Records the hooks of an instance just built.
+    func add(_ registration: Registration, hooks: [Hook], weakly: Bool) {
+        guard !hooks.isEmpty else { return }
+        let record: Record
+        if weakly, let object = hooks.last.map({ $0.instance as AnyObject }), type(of: hooks.last!.instance) is AnyClass {
+            // Held weakly, as the scope does: the hooks keep the layers, not the instance.
+            record = Record(registration: registration, hooks: hooks.map { Hook(run: $0.run, instance: WeakInstance($0.instance as AnyObject)) },
+                            weakInstance: WeakInstance(object))
+        } else {
+            record = Record(registration: registration, hooks: hooks, weakInstance: nil)
+        }
+        records.withLock { $0.append(record) }
+    }
+
+    /// Every record, oldest first, leaving none.
+    func takeAll() -> [Record] {
+        records.withLock { records in
+            defer { records = [] }
+            return records
+        }
+    }
+
+    /// Runs every record's hooks, newest record first and, within one, the outermost layer
+    /// first; each hook within its service's timeout (or `defaultTimeout`). Returns every
+    /// failure.
+    static func shutDown(_ records: [Record], defaultTimeout: Duration) async -> [ShutdownError.Failure] {
+        var failures: [ShutdownError.Failure] = []
+        for record in records.reversed() {
+            if let weak = record.weakInstance, weak.object == nil { continue }
+            let timeout = record.registration.shutdownTimeout ?? defaultTimeout
+            for hook in record.hooks.reversed() {
+                let instance: Any
+                if let weak = hook.instance as? WeakInstance {
+                    guard let object = weak.object else { continue }
+                    instance = object
+                } else {
+                    instance = hook.instance
+                }
+                if let error = await HookRun.run(hook.run, on: instance, timeout: timeout) {
+                    failures.append(ShutdownError.Failure(
+                        service: record.registration.key, name: record.registration.name,
+                        location: record.registration.location, error: error))
+                }
+            }
+        }
+        return failures
+    }
+}
+
+/// One shutdown hook run against its timeout. The hook runs in a task of its own: one that
+/// overruns is cancelled and left behind, so that a hook that ignores cancellation cannot hold
+/// up the rest of the shutdown.
+private final class HookRun: @unchecked Sendable {
+    private let outcome = Locked<(continuation: CheckedContinuation<(any Error)?, Never>?, timer: Task<Void, Never>?)>((nil, nil))
+
+    private init() {}
+
+    static func run(_ hook: @escaping @Sendable (Any) async throws -> Void, on instance: Any, timeout: Duration) async -> (any Error)? {
+        let run = HookRun()
+        let box = KeptInstances.Hook(run: hook, instance: instance)
+        return await withCheckedContinuation { continuation in
+            run.outcome.withLock { $0.continuation = continuation }
+            let work = Task {
+                do {
+                    try await box.run(box.instance)
+                    run.end(nil)
+                } catch {
+                    run.end(error)
+                }
+            }
+            let timer = Task {
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                if run.end(ShutdownError.TimedOut(timeout: timeout)) { work.cancel() }
+            }
+            run.outcome.withLock { $0.timer = timer }
+        }
+    }
+
+    /// Resumes the waiting shutdown with `error`, if nothing did yet.
+    @discardableResult
+    private func end(_ error: (any Error)?) -> Bool {
+        let (continuation, timer) = outcome.withLock { outcome in
+            defer { outcome.continuation = nil }
+            return (outcome.continuation, outcome.timer)
+        }
+        guard let continuation else { return false }
+        if error == nil || !(error is ShutdownError.TimedOut) { timer?.cancel() }
+        continuation.resume(returning: error)
+        return true
+    }
+}

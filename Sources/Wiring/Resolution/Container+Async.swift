@@ -1,0 +1,179 @@
+/// Resolving with `await`: async factories, and waits that suspend instead of blocking.
+///
+/// An async resolution holds frozen states (see ``ResolutionState``): one per level of the
+/// path, never changed, so that an async factory may resolve from concurrent child tasks. A
+/// service whose factory and decorators are all synchronous is built by the synchronous engine,
+/// in a state forked from the frozen one.
+extension Container {
+    /// Resolves the service declared for `T`, awaiting its factory (and its dependencies') when
+    /// they are async. Resolves of kept instances cost the same as the synchronous form, plus
+    /// the call.
+    ///
+    /// ```swift
+    /// let store = try await container.resolve(SQLStore.self)
+    /// let replica: UserStore = try await container.resolve(name: "replica")
+    /// ```
+    ///
+    /// - Throws: ``ResolutionError``, or `CancellationError` when the task is cancelled while
+    ///   it waits for an instance another task is building (the build goes on for the others).
+    public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) async throws -> T {
+        if name == nil, arguments.isEmpty, var kept = keptInstance(type), let typed = Self.cast(&kept, to: T.self) { return typed }
+        var instance = try await resolveAsync(type, name: name, arguments: Arguments(arguments), scope: nil)
+        guard let typed = Self.cast(&instance, to: T.self) else { throw typeMismatch(instance, expected: type, name: name, state: nil) }
+        return typed
+    }
+
+    /// Resolves a service by its key, as written in the manifest, awaiting it if needed.
+    public func resolve(key: String, name: String? = nil, arguments: any Sendable...) async throws -> Any {
+        try await resolveAsync(key: key, name: name, arguments: Arguments(arguments), from: ResolutionState(frozenFrom: nil, adding: nil, scope: nil))
+    }
+
+    /// Resolves the service declared for `T`, awaiting it if needed, or returns `nil` when none
+    /// is declared.
+    public func optional<T>(_ type: T.Type = T.self, name: String? = nil) async throws -> T? {
+        guard isDeclared(type) else { return nil }
+        return try await resolve(type, name: name)
+    }
+
+    // MARK: - The async engine
+
+    /// A top-level async resolve of `type`, from the container or from `scope`.
+    func resolveAsync(_ type: Any.Type, name: String?, arguments: Arguments, scope: ContainerScope?) async throws -> Any {
+        let registration = try registration(for: type, name: name, state: nil).takeUnretainedValue()
+        try checkOpen(registration)
+        let root = ResolutionState(frozenFrom: nil, adding: nil, scope: scope)
+        guard name == nil, registration.isCachedByType else {
+            return try await instanceAsync(of: registration, arguments: arguments, from: root)
+        }
+        let id = ObjectIdentifier(type)
+        var generation = 0
+        var kept: InstanceBox?
+        typeCache.read { cache in
+            kept = cache.pointee.instances[id]
+            generation = cache.pointee.generation
+        }
+        if let kept { return kept.value }
+        let built = try await instanceAsync(of: registration, arguments: arguments, from: root)
+        typeCache.write { cache in
+            if cache.generation == generation { cache.instances[id] = InstanceBox(value: built) }
+        }
+        return built
+    }
+
+    /// A dependency of an async factory (or any resolve through a context with `await`).
+    func resolveAsync(_ type: Any.Type, name: String?, arguments: Arguments, from state: ResolutionState) async throws -> Any {
+        let registration = try registration(for: type, name: name, state: state).takeUnretainedValue()
+        return try await instanceAsync(of: registration, arguments: arguments, from: frozen(state))
+    }
+
+    func resolveAsync(key: String, name: String?, arguments: Arguments, from state: ResolutionState) async throws -> Any {
+        guard let target = targets[key] else { throw unknownService(key, state: state) }
+        let registration = try registration(in: target, name: name, state: state)
+        if state.path.isEmpty { try checkOpen(registration) }
+        return try await instanceAsync(of: registration, arguments: arguments, from: frozen(state))
+    }
+
+    /// `state` if it is frozen; else a frozen copy, for a synchronous factory's context used
+    /// with `await`.
+    private func frozen(_ state: ResolutionState) -> ResolutionState {
+        state.isFrozen ? state : ResolutionState(frozenFrom: state, adding: nil, scope: state.scope)
+    }
+
+    /// The instance of `registration` in its scope, resolved from the frozen state `parent`.
+    func instanceAsync(of registration: Registration, arguments: Arguments, from parent: ResolutionState) async throws -> Any {
+        guard registration.isAsync else {
+            let fork = ResolutionState.fork(of: parent)
+            defer { ResolutionState.endFork(fork, container: self) }
+            return try instance(of: registration, arguments: arguments, in: fork)
+        }
+        var hooks: [KeptInstances.Hook] = []
+        switch registration.keeping {
+        case .kept(let timeToLive, let weakly, let slot):
+            if let instance = slot.current(now: timeToLive == nil ? nil : now()) { return instance }
+            return try await buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: kept),
+                                       arguments: arguments, from: parent)
+        case .scoped:
+            let (scope, slot) = try scopeSlot(of: registration, state: parent)
+            if let instance = slot.current(now: nil) { return instance }
+            return try await buildKept(registration, in: KeptPlace(slot: slot, timeToLive: nil, weakly: false, owner: scope.kept),
+                                       arguments: arguments, from: parent)
+        case .graph:
+            let id = ObjectIdentifier(registration)
+            if let shared = parent.sharedGraph, let instance = shared.withLock({ $0[id] }) { return instance }
+            let built = try await produce(registration, arguments: arguments, at: try enter(registration, from: parent), hooks: &hooks)
+            // Branches of one factory that built the same instance at once keep the first.
+            return parent.sharedGraph?.withLock { graph in
+                if let first = graph[id] { return first }
+                graph[id] = built
+                return built
+            } ?? built
+        case .unique:
+            return try await produce(registration, arguments: arguments, at: try enter(registration, from: parent), hooks: &hooks)
+        }
+    }
+
+    /// The frozen state for building `registration` below `parent`, once its cycle and depth
+    /// checks passed.
+    private func enter(_ registration: Registration, from parent: ResolutionState) throws(ResolutionError) -> ResolutionState {
+        try checkCycle(registration, state: parent)
+        return ResolutionState(frozenFrom: parent, adding: PathEntry(registration: registration, decorator: -1), scope: parent.scope)
+    }
+
+    private func buildKept(
+        _ registration: Registration, in place: KeptPlace, arguments: Arguments, from parent: ResolutionState
+    ) async throws -> Any {
+        let level = try enter(registration, from: parent)
+        while true {
+            switch place.slot.lookup(token: level.token, now: place.timeToLive == nil ? nil : now()) {
+            case .instance(let instance):
+                return instance
+            case .build:
+                var hooks: [KeptInstances.Hook] = []
+                do {
+                    let instance = try await produce(registration, arguments: arguments, at: level, hooks: &hooks)
+                    return place.keep(instance, of: registration, hooks: hooks, now: now)
+                } catch {
+                    place.slot.abandon()
+                    throw error
+                }
+            case .wait(let build):
+                try beginWaiting(registration, in: place.slot, state: level)
+                defer { WaitGraph.endWaiting(level) }
+                try await place.slot.wait(for: build)
+            }
+        }
+    }
+
+    /// Runs the factory and the decorators around it; `level` has `registration` on its path.
+    private func produce(
+        _ registration: Registration, arguments: Arguments, at level: ResolutionState, hooks: inout [KeptInstances.Hook]
+    ) async throws -> Any {
+        let context = FactoryContext(container: self, state: level, arguments: arguments, registration: registration)
+        var instance = try await run(registration.makeAsync, or: registration.make, step: -1, context: context)
+        if let hook = registration.shutdownHook { hooks.append(.init(run: hook, instance: instance)) }
+        for index in registration.decorators.indices {
+            let decorator = registration.decorators[index]
+            let state = ResolutionState(frozenFrom: level, adding: PathEntry(registration: registration, decorator: index), scope: level.scope)
+            instance = try await run(decorator.factory.makeAsync, or: decorator.make, step: index, context: FactoryContext(
+                container: self, state: state, arguments: arguments, inner: instance, registration: registration, decorator: index))
+            if let hook = decorator.factory.shutdown { hooks.append(.init(run: hook, instance: instance)) }
+        }
+        return instance
+    }
+
+    /// Runs one factory, async or not; what it throws is wrapped as a synchronous factory's
+    /// is, but cancellation passes through as it is.
+    private func run(
+        _ makeAsync: (@Sendable (FactoryContext) async throws -> Any)?, or make: @Sendable (FactoryContext) throws -> Any,
+        step: Int, context: FactoryContext
+    ) async throws -> Any {
+        do {
+            if let makeAsync { return try await makeAsync(context) }
+            return try asCurrent { try make(context) }
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw factoryError(error, factoryKey: context.registration.factoryKey(ofStep: step), context: context)
+        }
+    }
+}

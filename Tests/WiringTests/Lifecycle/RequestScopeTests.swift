@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import Wiring
+
+@Suite("Request scopes")
+struct RequestScopeTests {
+    static let manifest = """
+        services:
+          UnitOfWork: { factory: unit-of-work, scope: scoped }
+          Connection: { factory: connection, scope: scoped }
+          Pool: { factory: pool, scope: singleton }
+          Store: { factory: captive-store, scope: singleton }
+        """
+
+    static func registry(_ journal: Journal = Journal()) -> FactoryRegistry {
+        let registry = FactoryRegistry()
+        registry.factory("unit-of-work") { r in
+            let unit = UnitOfWork(connection: try await r.resolve(Connection.self), pool: try await r.resolve(Pool.self))
+            journal.record("build UnitOfWork")
+            return unit
+        }.onShutdown { _ in journal.record("close UnitOfWork") }
+        registry.factory("connection") { _ in
+            journal.record("build Connection")
+            return Connection()
+        }.onShutdown { _ in journal.record("close Connection") }
+        registry.factory("pool") { _ in try await Pool.connect() }
+        registry.factory("captive-store") { r in
+            _ = try r.resolve(Connection.self)
+            return Store()
+        }
+        return registry
+    }
+
+    @Test func oneInstancePerScopeSharedWithinIt() async throws {
+        let container = try AsyncFixture.container(Self.manifest, registry: Self.registry())
+        let (first, again, connection) = try await container.withScope { scope in
+            (try await scope.resolve(UnitOfWork.self), try await scope.resolve(UnitOfWork.self), try scope.resolveSynchronously(Connection.self))
+        }
+        #expect(first === again)
+        #expect(first.connection === connection)
+        let other = try await container.withScope { scope in try await scope.resolve(UnitOfWork.self) }
+        #expect(other !== first)
+        #expect(other.connection !== first.connection)
+        #expect(other.pool === first.pool)
+    }
+
+    @Test func aScopedServiceFromTheContainerIsAnError() async throws {
+        let container = try AsyncFixture.container(Self.manifest, registry: Self.registry())
+        let error = await #expect(throws: ResolutionError.self) { try await container.resolve(UnitOfWork.self) }
+        #expect(error?.message.hasPrefix("service UnitOfWork (") == true)
+        #expect(error?.message.hasSuffix(
+            ") is scoped: resolve it from a scope (container.makeScope() or container.withScope), not from the container") == true)
+        #expect(throws: ResolutionError.self) { try container.resolveSynchronously(Connection.self) }
+    }
+
+    @Test func aSingletonCannotHoldAScopedInstance() async throws {
+        let container = try AsyncFixture.container(Self.manifest, registry: Self.registry())
+        let scope = container.makeScope()
+        let error = #expect(throws: ResolutionError.self) { try scope.resolve(Store.self) }
+        #expect(error?.message.hasPrefix("singleton service Store (") == true)
+        #expect(error?.message.contains(") depends on scoped service Connection (") == true)
+        #expect(error?.path.map(\.service) == ["Store", "Connection"])
+        try await scope.end()
+    }
+
+    @Test func endingAScopeRunsItsHooksInReverseOnce() async throws {
+        let journal = Journal()
+        let container = try AsyncFixture.container(Self.manifest, registry: Self.registry(journal))
+        let scope = container.makeScope()
+        _ = try await scope.resolve(UnitOfWork.self)
+        try await scope.end()
+        try await scope.end()
+        #expect(journal.all == ["build Connection", "build UnitOfWork", "close UnitOfWork", "close Connection"])
+        let error = await #expect(throws: ResolutionError.self) { try await scope.resolve(UnitOfWork.self) }
+        #expect(error?.message.hasPrefix("the scope has ended; service UnitOfWork (") == true)
+        // The container's instances are not the scope's: shutting it down closes none of them.
+        try await container.shutdown()
+        #expect(journal.count("close Connection") == 1)
+    }
+
+    @Test func concurrentScopesEachHaveTheirOwnInstances() async throws {
+        let journal = Journal()
+        let container = try AsyncFixture.container(Self.manifest, registry: Self.registry(journal))
+        let units = try await withThrowingTaskGroup(of: (ObjectIdentifier, ObjectIdentifier).self) { group in
+            for _ in 0..<100 {
+                group.addTask {
+                    try await container.withScope { scope in
+                        async let a = scope.resolve(UnitOfWork.self)
+                        async let b = scope.resolve(UnitOfWork.self)
+                        let (one, two) = try await (a, b)
+                        #expect(one === two)
+                        return (ObjectIdentifier(one), ObjectIdentifier(one.pool))
+                    }
+                }
+            }
+            return try await group.reduce(into: [(ObjectIdentifier, ObjectIdentifier)]()) { $0.append($1) }
+        }
+        #expect(Set(units.map(\.0)).count == 100)
+        #expect(Set(units.map(\.1)).count == 1)
+        #expect(journal.count("build UnitOfWork") == 100)
+        #expect(journal.count("close UnitOfWork") == 100)
+        #expect(journal.count("close Connection") == 100)
+    }
+
+    @Test func theBodyOfWithScopeSeesItsErrorAndTheScopeStillEnds() async throws {
+        let journal = Journal()
+        let container = try AsyncFixture.container(Self.manifest, registry: Self.registry(journal))
+        await #expect(throws: StoreUnavailable.self) {
+            try await container.withScope { scope in
+                _ = try scope.resolveSynchronously(Connection.self)
+                throw StoreUnavailable()
+            }
+        }
+        #expect(journal.all == ["build Connection", "close Connection"])
+    }
+}
+
+extension ContainerScope {
+    /// The synchronous `resolve`, called from async code (where Swift picks the async one).
+    func resolveSynchronously<T>(_ type: T.Type) throws(ResolutionError) -> T {
+        try resolve(type)
+    }
+}
