@@ -7,12 +7,15 @@ let package = Package(
     products: [
         .library(name: "Wiring", targets: ["Wiring"]),
         .library(name: "WiringCommands", targets: ["WiringCommands"]),
+        // The container as a swift-service-lifecycle `Service`; the `Wiring` product does not need it.
+        .library(name: "WiringServiceLifecycle", targets: ["WiringServiceLifecycle"]),
         .executable(name: "wiring", targets: ["WiringCLI"]),
         .executable(name: "wiring-example", targets: ["WiringExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // libyaml, read through its event API. Only `Wiring` imports it, and only `internal`ly.
@@ -24,6 +27,10 @@ let package = Package(
         .target(
             name: "Wiring",
             dependencies: ["CYAML", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "WiringServiceLifecycle",
+            dependencies: ["Wiring", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
         .target(
             name: "WiringCommands",
@@ -69,6 +76,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures", "Commands/validate_with_schema.py"]
+        ),
+        .testTarget(
+            name: "WiringServiceLifecycleTests",
+            dependencies: [
+                "Wiring", "WiringServiceLifecycle",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ]
 )

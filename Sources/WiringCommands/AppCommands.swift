@@ -24,7 +24,10 @@ public protocol WiringApp {
 
 /// `validate` inside an app: everything `wiring validate` checks, plus the app's factory keys,
 /// and with `--instantiate` a dry run that resolves every service once.
-public struct AppValidateCommand<App: WiringApp>: ParsableCommand {
+///
+/// The dry run awaits async factories, so the app's root command must be an
+/// `AsyncParsableCommand`.
+public struct AppValidateCommand<App: WiringApp>: AsyncParsableCommand {
     /// The command's name and help.
     public static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -53,15 +56,22 @@ public struct AppValidateCommand<App: WiringApp>: ParsableCommand {
 
     /// Validates, checks factory keys against the app's registry, and dry-runs when asked.
     /// - Throws: `ExitCode(1)` when any diagnostic is an error.
-    public func run() throws {
+    public func run() async throws {
         let registry = App.makeRegistry()
         let contexts = options.contexts
-        try options.run(factoryKeys: Set(registry.keys), extra: instantiate ? { manifest in
+        try await options.run(factoryKeys: Set(registry.keys), extra: instantiate ? { manifest in
             do {
                 let container = try Container(
                     manifest: manifest, registry: registry,
                     contexts: ContextSelection(contexts: contexts, environmentVariable: nil, launchArgument: nil, detectsTests: false))
-                return container.instantiateAll()
+                var diagnostics = await container.instantiateAll()
+                // What the dry run opened is closed again: every kept instance's shutdown hooks.
+                do {
+                    try await container.shutdown()
+                } catch {
+                    diagnostics.append(.error("\(error)", at: nil))
+                }
+                return diagnostics
             } catch let error as ManifestError {
                 return error.diagnostics
             } catch {

@@ -6,7 +6,7 @@ import Wiring
 /// Without an app's registry it checks everything but factory keys; with `--catalog` (the JSON
 /// an app's `catalog` command writes) it checks those too. Exits 0 when no diagnostic is an
 /// error (warnings allowed), 1 otherwise; usage errors keep ArgumentParser's exit code.
-public struct ValidateCommand: ParsableCommand {
+public struct ValidateCommand: AsyncParsableCommand {
     /// The command's name and help.
     public static let configuration = CommandConfiguration(
         commandName: "validate",
@@ -36,7 +36,7 @@ public struct ValidateCommand: ParsableCommand {
 
     /// Validates each manifest and prints its diagnostics, then a summary.
     /// - Throws: `ExitCode(1)` when any diagnostic is an error.
-    public func run() throws {
-        try options.run()
+    public func run() async throws {
+        try await options.run()
     }
 }

@@ -40,7 +40,7 @@ public struct ValidateOptions: ParsableArguments {
     ///   - factoryKeys: Keys to check factories against (an app's registry); `--catalog` adds to them.
     ///   - extra: More checks for a manifest that validated (an app's `--instantiate`).
     /// - Throws: `ExitCode(1)` when any diagnostic is an error.
-    public func run(factoryKeys: Set<String>? = nil, extra: ((Manifest) -> [Diagnostic])? = nil) throws {
+    public func run(factoryKeys: Set<String>? = nil, extra: ((Manifest) async -> [Diagnostic])? = nil) async throws {
         var keys = factoryKeys
         var reports: [Report] = []
         if let catalog {
@@ -56,7 +56,7 @@ public struct ValidateOptions: ParsableArguments {
             for path in paths {
                 let result = loader.validate(path, options: options)
                 var diagnostics = result.diagnostics
-                if let manifest = result.manifest, let extra { diagnostics += extra(manifest) }
+                if let manifest = result.manifest, let extra { diagnostics += await extra(manifest) }
                 reports.append(Report(path: path, manifest: result.manifest, diagnostics: diagnostics, contextNames: result.contextNames))
             }
         }

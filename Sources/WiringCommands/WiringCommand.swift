@@ -1,7 +1,7 @@
 public import ArgumentParser
 
 /// The `wiring` command: the subcommands that check and describe manifests.
-public struct WiringCommand: ParsableCommand {
+public struct WiringCommand: AsyncParsableCommand {
     /// The command's name, help, version and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "wiring",

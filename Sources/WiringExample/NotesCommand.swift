@@ -6,7 +6,7 @@ import WiringCommands
 /// `wiring-example`: a notes tool whose wiring comes from config-examples/ and changes with
 /// `WIRING_CONTEXT` (or `--wiring-context`).
 @main
-struct NotesCommand: ParsableCommand {
+struct NotesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wiring-example",
         abstract: "A small notes tool wired by config-examples/services.yaml.",

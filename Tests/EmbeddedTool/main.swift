@@ -27,7 +27,7 @@ enum ContextApp: WiringApp {
 }
 
 @main
-struct EmbeddedTool: ParsableCommand {
+struct EmbeddedTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "embedded-tool",
         abstract: "An app's tool with Wiring's commands embedded.",

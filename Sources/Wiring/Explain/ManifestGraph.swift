@@ -26,7 +26,10 @@ extension Manifest {
         }
         for service in services {
             let serviceID = id("service:" + service.key)
-            nodes.append(Node(id: serviceID, label: [service.key, "factory: \(service.factoryKey)", "scope: \(effectiveScope(of: service))"], kind: .service))
+            var label = [service.key, "factory: \(service.factoryKey)", "scope: \(effectiveScope(of: service))"]
+            if service.eager?.value == true { label.append("eager") }
+            if let timeout = service.shutdownTimeout { label.append("shutdownTimeout: \(timeout.value)") }
+            nodes.append(Node(id: serviceID, label: label, kind: .service))
             for entry in service.implements {
                 let typeKey = "type:" + entry.type
                 if ids[typeKey] == nil { nodes.append(Node(id: id(typeKey), label: [entry.type], kind: .type)) }
@@ -37,6 +40,7 @@ extension Manifest {
                 var label = ["\(service.key)[\(variant.name)]"]
                 if let factory = variant.factory { label.append("factory: \(factory.value)") }
                 if let scope = variant.scope { label.append("scope: \(scope.value)") }
+                if variant.lifecycle.eager?.value == true { label.append("eager") }
                 nodes.append(Node(id: variantID, label: label, kind: .variant))
                 edges.append(Edge(from: serviceID, to: variantID, label: "name", dashed: true))
             }

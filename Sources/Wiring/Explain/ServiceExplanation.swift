@@ -28,8 +28,8 @@ public struct ServiceExplanation: Sendable, CustomStringConvertible {
     public let location: SourceLocation
     /// The contexts applied.
     public let contexts: [String]
-    /// The fields, in a fixed order: factory, scope, ttl, implements, decorates, decorated by,
-    /// args, names.
+    /// The fields, in a fixed order: factory, scope, ttl, eager, shutdownTimeout, implements,
+    /// decorates, decorated by, args, names.
     public let fields: [Field]
 
     /// The explanation as aligned text.
@@ -95,10 +95,15 @@ extension Manifest {
                 add(prefix + entry.key, shown, entry.value.location, template: template)
             }
         }
+        func addLifecycle(_ lifecycle: Lifecycle, prefix: String) {
+            if let eager = lifecycle.eager { add(prefix + "eager", "\(eager.value)", eager.location) }
+            if let timeout = lifecycle.shutdownTimeout { add(prefix + "shutdownTimeout", "\(timeout.value)", timeout.location) }
+        }
         add("factory", service.factoryKey, service.factory?.location)
         let scope = effectiveScope(of: service)
         add("scope", scope.name, service.scope?.location ?? defaultScope?.location)
         if let ttl = service.timeToLive { add("ttl", "\(ttl.value)", ttl.location) }
+        addLifecycle(service.lifecycle, prefix: "")
         for entry in service.implements {
             add("implements", entry.name.map { "\(entry.type) (name \($0))" } ?? entry.type, entry.location)
         }
@@ -110,6 +115,7 @@ extension Manifest {
         for variant in service.names {
             add("names.\(variant.name)", variant.factory?.value ?? service.factoryKey, variant.factory?.location ?? variant.location)
             if let scope = variant.scope { add("names.\(variant.name).scope", scope.value.name, scope.location) }
+            addLifecycle(variant.lifecycle, prefix: "names.\(variant.name).")
             addArgs(variant.args, prefix: "names.\(variant.name).args.")
         }
         return ServiceExplanation(service: key, location: service.location, contexts: appliedContexts, fields: fields)
@@ -122,7 +128,8 @@ extension Manifest {
             guard let context = context(name) else { continue }
             for override in context.services where override.key == key {
                 for location in [override.factory?.location, override.scope?.location, override.timeToLive?.location,
-                                 override.decorates?.location, override.enabled?.location].compactMap({ $0 }) {
+                                 override.decorates?.location, override.enabled?.location,
+                                 override.lifecycle.eager?.location, override.lifecycle.shutdownTimeout?.location].compactMap({ $0 }) {
                     origins[location] = name
                 }
                 for entry in override.implements ?? [] { origins[entry.location] = name }

@@ -1,31 +1,70 @@
 extension Container {
     /// Resolves every service and every named variant once, as a dry run, and reports each
-    /// failure at the service's position with its resolution path.
+    /// failure at the service's position with its resolution path. `scoped` services are
+    /// resolved in a scope of the dry run.
     ///
     /// Services whose factories need runtime arguments cannot be built without them; they are
-    /// reported as information, not errors.
+    /// reported as information, not errors. So are async services that are not built yet: the
+    /// synchronous dry run cannot await them (the `await` form does).
     ///
     /// - Returns: The diagnostics; empty when everything was built.
     public func instantiateAll() -> [Diagnostic] {
+        let scope = makeScope()
         var diagnostics: [Diagnostic] = []
-        for service in manifest.services {
-            let names: [String?] = [nil] + service.names.map(\.name)
-            for name in names {
-                do {
-                    _ = try resolve(key: service.key, name: name)
-                } catch {
-                    let location = name.flatMap { service.variant(named: $0)?.location } ?? service.location
-                    var diagnostic: Diagnostic
-                    if case .argument = error.kind {
-                        diagnostic = Diagnostic(.info, "\(service.key)\(name.map { "[\($0)]" } ?? "") needs runtime arguments; not instantiated", at: location)
-                    } else {
-                        diagnostic = .error(error.description, at: location)
-                    }
-                    if !activeContexts.isEmpty { diagnostic.context = activeContexts.map(\.name).joined(separator: ",") }
-                    diagnostics.append(diagnostic)
-                }
+        for (service, name) in everyRegistration {
+            do {
+                _ = try scope.resolve(key: service.key, name: name)
+            } catch {
+                diagnostics.append(diagnostic(for: error, of: service, name: name))
             }
         }
         return diagnostics
+    }
+
+    /// Resolves every service and every named variant once, awaiting async factories, as a dry
+    /// run, and reports each failure at the service's position with its resolution path.
+    /// `scoped` services are resolved in a scope of the dry run, which ends before this
+    /// returns: its shutdown hooks' failures are reported too. The container's own kept
+    /// instances stay; shut it down when the dry run is all it was for.
+    ///
+    /// - Returns: The diagnostics; empty when everything was built.
+    public func instantiateAll() async -> [Diagnostic] {
+        let scope = makeScope()
+        var diagnostics: [Diagnostic] = []
+        for (service, name) in everyRegistration {
+            do {
+                _ = try await scope.resolve(key: service.key, name: name)
+            } catch {
+                diagnostics.append(diagnostic(for: error, of: service, name: name))
+            }
+        }
+        do {
+            try await scope.end()
+        } catch {
+            diagnostics.append(.error("\(error)", at: nil))
+        }
+        return diagnostics
+    }
+
+    /// Every service and named variant, as (service, name) pairs, in manifest order.
+    private var everyRegistration: [(ServiceDefinition, String?)] {
+        manifest.services.flatMap { service in ([nil] + service.names.map(\.name)).map { (service, $0) } }
+    }
+
+    /// A dry run's diagnostic for what resolving `service` (`name`) threw.
+    private func diagnostic(for error: any Error, of service: ServiceDefinition, name: String?) -> Diagnostic {
+        let location = name.flatMap { service.variant(named: $0)?.location } ?? service.location
+        let shown = "\(service.key)\(name.map { "[\($0)]" } ?? "")"
+        var diagnostic: Diagnostic
+        switch (error as? ResolutionError)?.kind {
+        case .argument?:
+            diagnostic = Diagnostic(.info, "\(shown) needs runtime arguments; not instantiated", at: location)
+        case .awaitRequired?:
+            diagnostic = Diagnostic(.info, "\(shown) is async; a synchronous dry run does not build it", at: location)
+        default:
+            diagnostic = .error("\(error)", at: location)
+        }
+        if !activeContexts.isEmpty { diagnostic.context = activeContexts.map(\.name).joined(separator: ",") }
+        return diagnostic
     }
 }

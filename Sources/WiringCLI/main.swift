@@ -1,4 +1,0 @@
-import ArgumentParser
-import WiringCommands
-
-WiringCommand.main()
