@@ -31,8 +31,22 @@ struct ContainerOptions: ParsableArguments {
     @Option(name: .customLong("wiring-context"), help: "Contexts to apply (also read from WIRING_CONTEXT).")
     var contexts: [String] = []
 
+    /// Builds the shared container, starts it (opening the activity journal), runs `body`,
+    /// then shuts the container down (closing the journal), also when `body` throws.
+    func withContainer(_ body: (Container) throws -> Void) async throws {
+        let container = try bootstrap()
+        try await container.start()
+        do {
+            try body(container)
+        } catch {
+            try await container.shutdown()
+            throw error
+        }
+        try await container.shutdown()
+    }
+
     /// Builds the shared container with the contexts chosen at launch.
-    func bootstrap() throws -> Container {
+    private func bootstrap() throws -> Container {
         do {
             return try Container.bootstrap(
                 manifest: manifest, registry: NotesRegistry.makeRegistry(),
@@ -53,45 +67,49 @@ extension ContextSelection {
     }
 }
 
-struct Add: ParsableCommand {
+struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Save a note.")
     @OptionGroup var options: ContainerOptions
     @Argument var title: String
     @Argument var body: String = ""
 
-    func run() throws {
-        let container = try options.bootstrap()
-        try container.resolve(NotesApp.self).add(title: title, body: body)
+    func run() async throws {
+        try await options.withContainer { container in
+            try container.resolve(NotesApp.self).add(title: title, body: body)
+        }
     }
 }
 
-struct List: ParsableCommand {
+struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the notes (or the archived ones).")
     @OptionGroup var options: ContainerOptions
     @Flag(help: "List the archive: the 'archive' named variant of NoteStore.")
     var archive = false
 
-    func run() throws {
-        let container = try options.bootstrap()
-        let notes = archive ? try container.resolve(NoteStore.self, name: "archive").all() : try container.resolve(NotesApp.self).list()
-        for note in notes {
-            print("\(Int(note.created.timeIntervalSince1970))  \(note.title)\(note.body.isEmpty ? "" : ": \(note.body)")")
+    func run() async throws {
+        try await options.withContainer { container in
+            let notes = archive ? try container.resolve(NoteStore.self, name: "archive").all() : try container.resolve(NotesApp.self).list()
+            for note in notes {
+                print("\(Int(note.created.timeIntervalSince1970))  \(note.title)\(note.body.isEmpty ? "" : ": \(note.body)")")
+            }
         }
     }
 }
 
 /// Shows the wiring at work in one run: the active contexts, a saved note, the notes.
-struct Demo: ParsableCommand {
+struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Save a note and list the notes, showing which wiring applied.")
     @OptionGroup var options: ContainerOptions
 
-    func run() throws {
-        let container = try options.bootstrap()
-        print(container.contextSummary)
-        print("store: \(String(describing: type(of: try container.resolve(NoteStore.self))))")
-        let app = try container.resolve(NotesApp.self)
-        print("api: \(app.api.baseURL) (timeout \(app.api.timeout)s)")
-        try app.add(title: "Hello from Wiring", body: "saved through \(type(of: app.writer))")
-        print("notes: \(try app.list().count)")
+    func run() async throws {
+        try await options.withContainer { container in
+            print(container.contextSummary)
+            print("store: \(String(describing: type(of: try container.resolve(NoteStore.self))))")
+            let app = try container.resolve(NotesApp.self)
+            print("api: \(app.api.baseURL) (timeout \(app.api.timeout)s)")
+            try app.add(title: "Hello from Wiring", body: "saved through \(type(of: app.writer))")
+            print("notes: \(try app.list().count)")
+            print("journal: \(app.journal.path)")
+        }
     }
 }

@@ -26,6 +26,8 @@ enum NotesRegistry: WiringApp {
         registry.factory("http-api-client") { r in APIClient(baseURL: try r.arg("baseURL"), timeout: try r.arg("timeout")) }
         registry.factory("memory-session-cache") { _ in SessionCache() }
         registry.factory("notes-app") { _ in NotesApp() }
+        registry.factory("activity-journal") { r in try await ActivityJournal.open(path: try r.arg("path")) }
+            .onShutdown { journal in try await journal.close() }
         registry.factory("console-logger") { r -> any LogSink in
             ConsoleLogger(level: try r.arg("level"), timestamps: try r.arg("timestamps", default: false))
         }

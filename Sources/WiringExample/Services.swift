@@ -173,17 +173,58 @@ final class APIClient: Sendable {
 /// Per-session state (`scope: session`, a custom scope).
 final class SessionCache: Sendable {}
 
+/// What the app did, one line per event, in a file opened once when the container starts
+/// (an async factory, `eager: true`) and closed when it shuts down (its `.onShutdown` hook).
+final class ActivityJournal: @unchecked Sendable {
+    let path: String
+    private let lock = NSLock()
+    private var handle: FileHandle?
+
+    private init(path: String, handle: FileHandle) {
+        self.path = path
+        self.handle = handle
+    }
+
+    /// Opens (creating it if needed) the journal at `path`, off the caller's thread.
+    static func open(path: String) async throws -> ActivityJournal {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: path) { try Data().write(to: url) }
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        let journal = ActivityJournal(path: path, handle: handle)
+        journal.record("opened")
+        return journal
+    }
+
+    func record(_ line: String) {
+        lock.withLock { handle?.write(Data((line + "\n").utf8)) }
+    }
+
+    /// Writes the last line and closes the file; the container calls it once, at shutdown.
+    func close() async throws {
+        record("closed")
+        let handle = lock.withLock { () -> FileHandle? in
+            defer { self.handle = nil }
+            return self.handle
+        }
+        try handle?.close()
+    }
+}
+
 /// The app: built per command (`scope: unique`), its dependencies injected.
 final class NotesApp: @unchecked Sendable {
     @Injected var writer: any NoteWriting
     @Injected var reader: any NoteReading
     @Injected var clock: any Clock
     @Injected var notifier: any Notifier
+    @Injected var journal: ActivityJournal
     @LazyInjected var api: APIClient
 
     func add(title: String, body: String) throws {
         let note = Note(title: title, body: body, created: clock.now)
         try writer.save(note)
+        journal.record("saved \(title)")
         notifier.noteSaved(note, count: try reader.all().count)
     }
 

@@ -23,10 +23,13 @@ struct ExampleAppTests {
             Note saved: Hello from Wiring
             (1 notes in all)
             notes: 1
+            journal: \(folder)/activity.log
 
             """)
         #expect(output.stderr == "[info] audit: saved 'Hello from Wiring'\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["hello-from-wiring.json"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["activity.log", "hello-from-wiring.json"])
+        // The eager journal was opened by start() and closed, once, by its shutdown hook.
+        #expect(try String(contentsOfFile: folder + "/activity.log", encoding: .utf8) == "opened\nsaved Hello from Wiring\nclosed\n")
         // A second process reads what the first wrote.
         let list = try example(["list"], environment: ["NOTES_DIR": folder])
         #expect(list.stdout.hasSuffix("  Hello from Wiring: saved through AuditedNoteStore\n"))
@@ -42,6 +45,7 @@ struct ExampleAppTests {
             api: https://api.notes.example.com (timeout 10s)
             recorded notification: Hello from Wiring (0)
             notes: 0
+            journal: /tmp/wiring-notes-test/activity.log
 
             """)
         #expect(output.stderr.isEmpty)   // the audit decorator is switched off in test
