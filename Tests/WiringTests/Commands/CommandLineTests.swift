@@ -91,7 +91,7 @@ struct CommandLineTests {
         let output = try wiring("explain", "config-examples/services.yaml", "NoteStore", "--context", "test",
                                 environment: ["NOTES_DIR": "/srv/notes"])
         #expect(output.status == 0)
-        #expect(output.stdout.contains("factory                       in-memory-note-store            config-examples/services.yaml:81:29 (context test)"))
+        #expect(output.stdout.contains("factory                       in-memory-note-store            config-examples/services.yaml:89:29 (context test)"))
         #expect(output.stdout.contains("args.encoding                 utf-8                           config-examples/services.yaml:13:15"))
         let base = try wiring("explain", "config-examples/services.yaml", "NoteStore", environment: ["NOTES_DIR": "/srv/notes"])
         #expect(base.stdout.contains("args.directory                <redacted>"))

@@ -12,7 +12,7 @@ struct ValidateCommandTests {
         let output = try run(["validate", "config-examples/services.yaml"])
         #expect(output.status == 0)
         #expect(output.stdout == """
-            config-examples/services.yaml: 8 services, 3 contexts, 3 files
+            config-examples/services.yaml: 9 services, 3 contexts, 3 files
             0 errors, 0 warnings in 1 manifest; each context checked: production, staging, test
 
             """)
