@@ -26,7 +26,10 @@ let package = Package(
         ),
         .target(
             name: "Wiring",
-            dependencies: ["CYAML", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CYAML", .product(name: "Logging", package: "swift-log")],
+            // Async functions run on their caller's executor unless marked `@concurrent`: an
+            // awaited resolve of a built instance then costs no hop to another executor.
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
         .target(
             name: "WiringServiceLifecycle",

@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: WiringBenchmarks [resolution] [loading] [scaling] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N]
+// Usage: WiringBenchmarks [resolution] [async] [loading] [scaling] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N]
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
@@ -32,6 +32,12 @@ if let count = option("--profile-contexts").flatMap(Int.init) {
     exit(0)
 }
 
+// `--profile-requests N`: only N requests through a request scope.
+if let count = option("--profile-requests").flatMap(Int.init) {
+    try AsyncBenchmark.profileRequests(count)
+    exit(0)
+}
+
 let sizes = option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? [1_000, 10_000, 100_000]
 let repetitions = option("--repetitions").flatMap(Int.init) ?? 7
 
@@ -42,6 +48,12 @@ if all || sections.contains("resolution") {
     let iterations = option("--iterations").flatMap(Int.init) ?? 200_000
     print("Resolution (release build, time per operation: median of \(repetitions) rounds of \(iterations), ± half the min–max spread)")
     try ResolutionBenchmark.run(repetitions: repetitions, iterations: iterations, only: option("--only"))
+    print()
+}
+if all || sections.contains("async") {
+    let iterations = option("--iterations").flatMap(Int.init) ?? 200_000
+    print("Async (release build, time per operation: median of \(repetitions) rounds, ± half the min–max spread)")
+    try AsyncBenchmark.run(repetitions: repetitions, iterations: iterations)
     print()
 }
 if sections.contains("scaling") {

@@ -15,12 +15,30 @@
 public final class ContainerScope: Sendable {
     /// The container the scope belongs to.
     public let container: Container
-    /// The scope's instances that have shutdown hooks.
-    let kept = KeptInstances()
-    private let slots = Locked<(byRegistration: [ObjectIdentifier: InstanceSlot], ended: Bool)>(([:], false))
+    private let slots: Locked<Slots>
+
+    /// Where the scope's instances are kept, by registration, and those with shutdown hooks.
+    private struct Slots {
+        var byRegistration: [ObjectIdentifier: InstanceSlot]
+        var ended = false
+        /// Made when the first instance with a hook is built: most requests have none.
+        var kept: KeptInstances?
+    }
 
     init(container: Container) {
         self.container = container
+        // Sized for every scoped service at once, so that a request never grows its table.
+        slots = Locked(Slots(byRegistration: Dictionary(minimumCapacity: container.scopedCount)))
+    }
+
+    /// The scope's instances that have shutdown hooks.
+    var kept: KeptInstances {
+        slots.withLock { slots in
+            if let kept = slots.kept { return kept }
+            let kept = KeptInstances()
+            slots.kept = kept
+            return kept
+        }
     }
 
     /// The slot `registration` keeps its instance in, in this scope.
@@ -97,14 +115,14 @@ public final class ContainerScope: Sendable {
     ///
     /// - Throws: ``ShutdownError`` with every hook that failed, after all ran.
     public func end() async throws {
-        let first = slots.withLock { slots in
+        let (first, kept) = slots.withLock { slots in
             defer {
                 slots.ended = true
                 slots.byRegistration = [:]
             }
-            return !slots.ended
+            return (!slots.ended, slots.kept)
         }
-        guard first else { return }
+        guard first, let kept else { return }
         let failures = await KeptInstances.shutDown(kept.takeAll(), defaultTimeout: container.shutdownTimeout)
         if !failures.isEmpty { throw ShutdownError(failures: failures) }
     }

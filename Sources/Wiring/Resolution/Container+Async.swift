@@ -16,6 +16,7 @@ extension Container {
     ///
     /// - Throws: ``ResolutionError``, or `CancellationError` when the task is cancelled while
     ///   it waits for an instance another task is building (the build goes on for the others).
+    @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) async throws -> T {
         if name == nil, arguments.isEmpty, var kept = keptInstance(type), let typed = Self.cast(&kept, to: T.self) { return typed }
         var instance = try await resolveAsync(type, name: name, arguments: Arguments(arguments), scope: nil)
@@ -38,9 +39,17 @@ extension Container {
     // MARK: - The async engine
 
     /// A top-level async resolve of `type`, from the container or from `scope`.
+    @usableFromInline
     func resolveAsync(_ type: Any.Type, name: String?, arguments: Arguments, scope: ContainerScope?) async throws -> Any {
         let registration = try registration(for: type, name: name, state: nil).takeUnretainedValue()
         try checkOpen(registration)
+        guard registration.isAsync else {
+            // Nothing to await: the synchronous engine, in a state of this thread's.
+            let state = ResolutionState.acquire()
+            state.scope = scope
+            defer { ResolutionState.recycle(state, container: self) }
+            return try resolveInstance(type, name: name, arguments: arguments, state: state)
+        }
         let root = ResolutionState(frozenFrom: nil, adding: nil, scope: scope)
         guard name == nil, registration.isCachedByType else {
             return try await instanceAsync(of: registration, arguments: arguments, from: root)
@@ -90,12 +99,12 @@ extension Container {
         switch registration.keeping {
         case .kept(let timeToLive, let weakly, let slot):
             if let instance = slot.current(now: timeToLive == nil ? nil : now()) { return instance }
-            return try await buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: kept),
+            return try await buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: .container(kept)),
                                        arguments: arguments, from: parent)
         case .scoped:
             let (scope, slot) = try scopeSlot(of: registration, state: parent)
             if let instance = slot.current(now: nil) { return instance }
-            return try await buildKept(registration, in: KeptPlace(slot: slot, timeToLive: nil, weakly: false, owner: scope.kept),
+            return try await buildKept(registration, in: KeptPlace(slot: slot, timeToLive: nil, weakly: false, owner: .scope(scope)),
                                        arguments: arguments, from: parent)
         case .graph:
             let id = ObjectIdentifier(registration)

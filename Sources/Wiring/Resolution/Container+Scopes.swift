@@ -6,13 +6,24 @@ struct KeptPlace {
     let slot: InstanceSlot
     let timeToLive: Duration?
     let weakly: Bool
-    let owner: KeptInstances
+    let owner: Owner
+
+    /// Who runs the hooks: the container, or a scope (which makes its list when first needed).
+    enum Owner {
+        case container(KeptInstances)
+        case scope(ContainerScope)
+    }
 
     /// Stores `instance`, built just now, and records its shutdown hooks; returns it.
     func keep(_ instance: Any, of registration: Registration, hooks: [KeptInstances.Hook],
               now: () -> ContinuousClock.Instant) -> Any {
         slot.finish(instance, expires: timeToLive.map { now() + $0 }, weakly: weakly)
-        owner.add(registration, hooks: hooks, weakly: weakly)
+        if !hooks.isEmpty {
+            switch owner {
+            case .container(let kept): kept.add(registration, hooks: hooks, weakly: weakly)
+            case .scope(let scope): scope.kept.add(registration, hooks: hooks, weakly: weakly)
+            }
+        }
         return instance
     }
 }
@@ -37,12 +48,12 @@ extension Container {
         switch registration.keeping {
         case .kept(let timeToLive, let weakly, let slot):
             if let instance = slot.current(now: timeToLive == nil ? nil : now()) { return instance }
-            return try buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: kept),
+            return try buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: .container(kept)),
                                  arguments: arguments, state: state)
         case .scoped:
             let (scope, slot) = try scopeSlot(of: registration, state: state)
             if let instance = slot.current(now: nil) { return instance }
-            return try buildKept(registration, in: KeptPlace(slot: slot, timeToLive: nil, weakly: false, owner: scope.kept),
+            return try buildKept(registration, in: KeptPlace(slot: slot, timeToLive: nil, weakly: false, owner: .scope(scope)),
                                  arguments: arguments, state: state)
         case .graph:
             let id = ObjectIdentifier(registration)
@@ -76,7 +87,7 @@ extension Container {
                 }
             case .wait(let build):
                 try beginWaiting(registration, in: place.slot, state: state)
-                build.done.wait()
+                place.slot.waitSynchronously(for: build)
                 WaitGraph.endWaiting(state)
             }
         }

@@ -76,6 +76,8 @@ public final class Container: Sendable {
     let closed = Atomic<Bool>(false)
     /// How long a shutdown hook may run unless its service says otherwise.
     let shutdownTimeout: Duration
+    /// How many registrations are `scoped`: what a scope's table is sized for.
+    let scopedCount: Int
 
     struct TypeCache {
         /// Kept instances that never expire, by the type they were resolved as.
@@ -150,6 +152,10 @@ public final class Container: Sendable {
         self.registrations = bound.registrations
         self.now = options.now
         shutdownTimeout = options.shutdownTimeout
+        scopedCount = bound.registrations.reduce(0) { count, registration in
+            if case .scoped = registration.keeping { return count + 1 }
+            return count
+        }
         logger = options.logger
         traceLogger = options.logger.flatMap { $0.logLevel <= .trace ? $0 : nil }
         options.logger?.info("\(contextSummary)")

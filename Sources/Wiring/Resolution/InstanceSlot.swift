@@ -38,24 +38,25 @@ struct InstanceSlot: Sendable {
         case weak(WeakInstance)
     }
 
-    /// A build under way: who builds, and who waits for it.
+    /// A build under way: who builds, and who waits for it. Most builds have no waiter, so
+    /// the waiters' parts are made by the first waiter of each kind.
     final class Build: @unchecked Sendable {
         /// The resolution state running the factory.
         let token: ObjectIdentifier
-        /// Left when the build ends; synchronous waiters wait on it.
-        let done = DispatchGroup()
+        /// Made, and entered, by the first synchronous waiter; left when the build ends.
+        /// Changed only under the slot's lock.
+        var done: DispatchGroup?
         /// Suspended waiters, by number; changed only under the slot's lock.
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter = 0
 
         init(token: ObjectIdentifier) {
             self.token = token
-            done.enter()
         }
 
         /// Wakes every waiter: called once, after the slot left `.building(self)`.
-        func end(_ waiting: [CheckedContinuation<Void, Never>]) {
-            done.leave()
+        func end(_ done: DispatchGroup?, _ waiting: [CheckedContinuation<Void, Never>]) {
+            done?.leave()
             for waiter in waiting { waiter.resume() }
         }
     }
@@ -123,13 +124,27 @@ struct InstanceSlot: Sendable {
     }
 
     private func end(_ update: (inout State) -> Void) {
-        let ended: (Build, [CheckedContinuation<Void, Never>])? = state.withLock { state in
+        let ended: (Build, DispatchGroup?, [CheckedContinuation<Void, Never>])? = state.withLock { state in
             guard case .building(let build) = state else { return nil }
             update(&state)
+            if build.done == nil, build.waiters.isEmpty { return nil }
             defer { build.waiters = [:] }
-            return (build, Array(build.waiters.values))
+            return (build, build.done, Array(build.waiters.values))
         }
-        if let (build, waiting) = ended { build.end(waiting) }
+        if let (build, done, waiting) = ended { build.end(done, waiting) }
+    }
+
+    /// Blocks the calling thread until `build` (a synchronous build) ends.
+    func waitSynchronously(for build: Build) {
+        let done: DispatchGroup? = state.withLock { state in
+            guard case .building(let current) = state, current === build else { return nil }
+            if let done = build.done { return done }
+            let done = DispatchGroup()
+            done.enter()
+            build.done = done
+            return done
+        }
+        done?.wait()
     }
 
     /// Suspends until `build` ends, or until the task is cancelled (then throws

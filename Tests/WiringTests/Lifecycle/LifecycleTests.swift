@@ -20,7 +20,7 @@ struct LifecycleTests {
     /// Factories that record their builds and their shutdowns in `journal`.
     static func registry(_ journal: Journal, failing: Set<String> = [], hookDelay: Duration = .zero) -> FactoryRegistry {
         let registry = FactoryRegistry()
-        @Sendable func hook(_ name: String) -> @Sendable (Any) async throws -> Void {
+        @Sendable func hook(_ name: String) -> @Sendable (any Sendable) async throws -> Void {
             { _ in
                 journal.record("close \(name)")
                 if hookDelay > .zero { try? await Task.sleep(for: hookDelay) }

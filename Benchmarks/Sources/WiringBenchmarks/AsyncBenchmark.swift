@@ -1,0 +1,172 @@
+import Dispatch
+import Foundation
+import Swinject
+import Synchronization
+import Wiring
+
+// The request graph: a unit of work per request, with a connection of the same request and the
+// process's pool.
+final class RequestPool: Sendable {}
+final class RequestConnection: Sendable {}
+final class RequestUnit: Sendable {
+    let connection: RequestConnection, pool: RequestPool
+    init(connection: RequestConnection, pool: RequestPool) { (self.connection, self.pool) = (connection, pool) }
+}
+/// The same graph resolved as `unique`, for the request row's baseline.
+final class UniqueConnection: Sendable {}
+final class UniqueUnit: Sendable {
+    let connection: UniqueConnection, pool: RequestPool
+    init(connection: UniqueConnection, pool: RequestPool) { (self.connection, self.pool) = (connection, pool) }
+}
+/// A singleton whose factory awaits, for the cold-start row.
+final class ColdPool: Sendable {}
+
+/// `await` resolves, request scopes and an async singleton's first build under contention.
+enum AsyncBenchmark {
+    static let manifest = """
+        wiring: 1
+        services:
+          Shared: { factory: shared, scope: singleton }
+          RequestPool: { factory: pool, scope: singleton }
+          RequestConnection: { factory: connection, scope: scoped }
+          RequestUnit: { factory: unit, scope: scoped }
+          UniqueConnection: { factory: unique-connection, scope: unique }
+          UniqueUnit: { factory: unique-unit, scope: unique }
+          ColdPool: { factory: cold-pool, scope: singleton }
+        """
+
+    /// Builds of `ColdPool`, counted by its factory.
+    static let coldBuilds = Atomic<Int>(0)
+
+    static func wiringContainer() throws -> Wiring.Container {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-bench-async-\(UUID().uuidString).yaml").path
+        try manifest.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let registry = FactoryRegistry()
+        registry.factory("shared") { _ in Shared() }
+        registry.factory("pool") { _ in RequestPool() }
+        registry.factory("connection") { _ in RequestConnection() }
+        registry.factory("unit") { r in RequestUnit(connection: try r.resolve(), pool: try r.resolve()) }
+        registry.factory("unique-connection") { _ in UniqueConnection() }
+        registry.factory("unique-unit") { r in UniqueUnit(connection: try r.resolve(), pool: try r.resolve()) }
+        registry.factory("cold-pool") { _ in
+            coldBuilds.add(1, ordering: .relaxed)
+            try await Task.sleep(for: .milliseconds(10))
+            return ColdPool()
+        }
+        return try Wiring.Container(manifest: path, registry: registry, contexts: .none)
+    }
+
+    /// A Swinject parent with the pool, and a child container made per request, as Swinject's
+    /// documentation scopes objects to a request.
+    static func swinjectParent() -> Swinject.Container {
+        let parent = Swinject.Container()
+        parent.register(RequestPool.self) { _ in RequestPool() }.inObjectScope(.container)
+        return parent
+    }
+
+    static func swinjectRequest(_ parent: Swinject.Container) -> RequestUnit {
+        let child = Swinject.Container(parent: parent)
+        child.register(RequestConnection.self) { _ in RequestConnection() }.inObjectScope(.container)
+        child.register(RequestUnit.self) { r in
+            RequestUnit(connection: r.resolve(RequestConnection.self)!, pool: r.resolve(RequestPool.self)!)
+        }.inObjectScope(.container)
+        return child.resolve(RequestUnit.self)!
+    }
+
+    /// Runs `body` in a task and waits for it: the benchmark's rows are closures of the
+    /// synchronous harness, and the wait is one per row run, not one per operation.
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let result = Mutex<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let outcome: Result<T, any Error>
+            do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+
+    /// `--profile-requests N`: only N requests through a scope, for a profiler.
+    static func profileRequests(_ count: Int) throws {
+        let wiring = try wiringContainer()
+        _ = try blocking { () async throws -> Int in
+            for _ in 0..<count { _ = try await wiring.withScope { scope in try await scope.resolve(RequestUnit.self) } }
+            return count
+        }
+    }
+
+    static func run(repetitions: Int, iterations: Int) throws {
+        let wiring = try wiringContainer()
+        let parent = swinjectParent()
+        _ = try wiring.resolve(Shared.self)
+        let requests = max(iterations / 20, 1)
+
+        var table: [[String]] = []
+        func perOp(_ m: Measurement, _ count: Int) -> String {
+            formatTime(m.median / Double(count)) + String(format: " ±%.0f%%", m.spread * 50)
+        }
+        let (resolves, resolveRatios) = try interleaved(repetitions: repetitions, [
+            ("sync", ResolutionBenchmark.loop(iterations) { try wiring.resolve(Shared.self) }),
+            ("await", { () throws -> Any in
+                try blocking { () async throws -> Shared in
+                    var last: Shared?
+                    for _ in 0..<iterations { last = try await wiring.resolve(Shared.self) }
+                    return last!
+                }
+            }),
+        ])
+        table.append(["await singleton resolve", perOp(resolves[1], iterations), perOp(resolves[0], iterations) + " (sync resolve)",
+                      String(format: "%.2f×", resolveRatios[1])])
+
+        let (scoped, scopedRatios) = try interleaved(repetitions: repetitions, [
+            ("unique", ResolutionBenchmark.loop(requests) { try wiring.resolve(UniqueUnit.self) }),
+            ("scope", { () throws -> Any in
+                try blocking { () async throws -> RequestUnit in
+                    var last: RequestUnit?
+                    for _ in 0..<requests {
+                        last = try await wiring.withScope { scope in try await scope.resolve(RequestUnit.self) }
+                    }
+                    return last!
+                }
+            }),
+            ("swinject", ResolutionBenchmark.loop(requests) { swinjectRequest(parent) }),
+        ])
+        table.append(["request: scope, scoped + 2 deps, end", perOp(scoped[1], requests), perOp(scoped[0], requests) + " (same graph, unique)",
+                      String(format: "%.2f×", scopedRatios[1])])
+        table.append(["  Swinject child container, same request", perOp(scoped[2], requests), "",
+                      String(format: "%.1f× slower than Wiring", scopedRatios[2] / scopedRatios[1])])
+        printTable(["operation", "wiring", "baseline", "wiring/baseline"], table)
+
+        // 1,000 tasks awaiting a cold async singleton at once: one build, and the threads that
+        // ran the waiters are the cooperative pool's (one per core).
+        let threads = ThreadSet()
+        let clock = ContinuousClock(), start = clock.now
+        let distinct = try blocking {
+            try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+                for _ in 0..<1_000 {
+                    group.addTask {
+                        let pool = try await wiring.resolve(ColdPool.self)
+                        threads.insertCurrent()
+                        return ObjectIdentifier(pool)
+                    }
+                }
+                return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }.count
+            }
+        }
+        let elapsed = clock.now - start
+        print()
+        print("1,000 tasks awaiting a cold async singleton (its factory sleeps 10 ms): \(coldBuilds.load(ordering: .relaxed)) build, "
+              + "\(distinct) instance, \(threads.count) threads ran the waiters "
+              + "(\(ProcessInfo.processInfo.activeProcessorCount) cores), \(elapsed) in all")
+    }
+}
+
+/// The threads that ran something, by their pthread identity.
+final class ThreadSet: Sendable {
+    private let threads = Mutex<Set<String>>([])
+    func insertCurrent() { threads.withLock { _ = $0.insert("\(pthread_self())") } }
+    var count: Int { threads.withLock { $0.count } }
+}
