@@ -89,11 +89,18 @@ enum AsyncBenchmark {
         return try result.withLock { $0! }.get()
     }
 
-    /// `--profile-requests N`: only N requests through a scope, for a profiler.
-    static func profileRequests(_ count: Int) throws {
+    /// `--profile-requests N`: only N requests through a scope (or, `unique`, N resolves of the
+    /// same graph as `unique`), for a profiler.
+    static func profileRequests(_ count: Int, unique: Bool) throws {
         let wiring = try wiringContainer()
         _ = try blocking { () async throws -> Int in
-            for _ in 0..<count { _ = try await wiring.withScope { scope in try await scope.resolve(RequestUnit.self) } }
+            for _ in 0..<count {
+                if unique {
+                    _ = try wiring.resolveSynchronously(UniqueUnit.self)
+                } else {
+                    _ = try await wiring.withScope { scope in try await scope.resolve(RequestUnit.self) }
+                }
+            }
             return count
         }
     }
@@ -169,4 +176,9 @@ final class ThreadSet: Sendable {
     private let threads = Mutex<Set<String>>([])
     func insertCurrent() { threads.withLock { _ = $0.insert("\(pthread_self())") } }
     var count: Int { threads.withLock { $0.count } }
+}
+
+extension Wiring.Container {
+    /// The synchronous `resolve`, from async code (where Swift picks the async one).
+    func resolveSynchronously<T>(_ type: T.Type) throws -> T { try resolve(type) }
 }

@@ -32,9 +32,9 @@ if let count = option("--profile-contexts").flatMap(Int.init) {
     exit(0)
 }
 
-// `--profile-requests N`: only N requests through a request scope.
+// `--profile-requests N [unique]`: only N requests through a request scope (or N unique resolves).
 if let count = option("--profile-requests").flatMap(Int.init) {
-    try AsyncBenchmark.profileRequests(count)
+    try AsyncBenchmark.profileRequests(count, unique: arguments.contains("unique"))
     exit(0)
 }
 

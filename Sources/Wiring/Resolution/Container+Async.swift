@@ -101,8 +101,8 @@ extension Container {
             if let instance = slot.current(now: timeToLive == nil ? nil : now()) { return instance }
             return try await buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: .container(kept)),
                                        arguments: arguments, from: parent)
-        case .scoped:
-            let (scope, slot) = try scopeSlot(of: registration, state: parent)
+        case .scoped(let place):
+            let (scope, slot) = try scopeSlot(of: registration, at: place, state: parent)
             if let instance = slot.current(now: nil) { return instance }
             return try await buildKept(registration, in: KeptPlace(slot: slot, timeToLive: nil, weakly: false, owner: .scope(scope)),
                                        arguments: arguments, from: parent)

@@ -50,8 +50,8 @@ extension Container {
             if let instance = slot.current(now: timeToLive == nil ? nil : now()) { return instance }
             return try buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: .container(kept)),
                                  arguments: arguments, state: state)
-        case .scoped:
-            let (scope, slot) = try scopeSlot(of: registration, state: state)
+        case .scoped(let place):
+            let (scope, slot) = try scopeSlot(of: registration, at: place, state: state)
             if let instance = slot.current(now: nil) { return instance }
             return try buildKept(registration, in: KeptPlace(slot: slot, timeToLive: nil, weakly: false, owner: .scope(scope)),
                                  arguments: arguments, state: state)

@@ -33,26 +33,25 @@ final class WeakInstance: @unchecked Sendable {
 struct InstanceSlot: Sendable {
     enum State {
         case empty
-        case building(Build)
-        case built(InstanceBox, expires: ContinuousClock.Instant?)
+        /// Built by the resolution `token`; `waiters` is made by the first waiter.
+        case building(token: ObjectIdentifier, waiters: Build?)
+        /// `expires` is a ``Expiry`` offset, not a `ContinuousClock.Instant`: the instant's
+        /// layout is not fixed at compile time, and an enum holding one copied its cases
+        /// through runtime calls on every resolve of the slot (about 1,600 instructions per
+        /// request through a scope, of 15,500).
+        case built(Any, expires: Duration?)
         case weak(WeakInstance)
     }
 
-    /// A build under way: who builds, and who waits for it. Most builds have no waiter, so
-    /// the waiters' parts are made by the first waiter of each kind.
+    /// Who waits for a build under way. Most builds have no waiter: the first waiter makes
+    /// it, and the parts of each kind of waiter are made by the first of that kind.
     final class Build: @unchecked Sendable {
-        /// The resolution state running the factory.
-        let token: ObjectIdentifier
         /// Made, and entered, by the first synchronous waiter; left when the build ends.
         /// Changed only under the slot's lock.
         var done: DispatchGroup?
         /// Suspended waiters, by number; changed only under the slot's lock.
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter = 0
-
-        init(token: ObjectIdentifier) {
-            self.token = token
-        }
 
         /// Wakes every waiter: called once, after the slot left `.building(self)`.
         func end(_ done: DispatchGroup?, _ waiting: [CheckedContinuation<Void, Never>]) {
@@ -73,20 +72,24 @@ struct InstanceSlot: Sendable {
     }
 
     /// The kept instance, if valid at `now`; otherwise claims the build for `token`.
-    func lookup(token: ObjectIdentifier, now: ContinuousClock.Instant?) -> Lookup {
-        state.withLock { state in
+    func lookup(token: ObjectIdentifier, now instant: ContinuousClock.Instant?) -> Lookup {
+        let now = instant.map(Expiry.offset)
+        return state.withLock { state in
             switch state {
-            case .built(let box, let expires):
+            case .built(let instance, let expires):
                 if let expires, let now, now >= expires { break }
-                return .instance(box.value)
+                return .instance(instance)
             case .weak(let reference):
                 if let object = reference.object { return .instance(object) }
-            case .building(let build):
+            case .building(let builder, let waiters):
+                if let waiters { return .wait(waiters) }
+                let build = Build()
+                state = .building(token: builder, waiters: build)
                 return .wait(build)
             case .empty:
                 break
             }
-            state = .building(Build(token: token))
+            state = .building(token: token, waiters: nil)
             return .build
         }
     }
@@ -95,10 +98,10 @@ struct InstanceSlot: Sendable {
     func current(now: @autoclosure () -> ContinuousClock.Instant?) -> Any? {
         state.withLock { state in
             switch state {
-            case .built(let box, nil): return box.value
-            case .built(let box, let expires?):
-                if let now = now(), now >= expires { return nil }
-                return box.value
+            case .built(let instance, nil): return instance
+            case .built(let instance, let expires?):
+                if let now = now().map(Expiry.offset), now >= expires { return nil }
+                return instance
             case .weak(let reference): return reference.object
             default: return nil
             }
@@ -113,7 +116,7 @@ struct InstanceSlot: Sendable {
                 // is not kept at all (as in Resolver): each resolve builds a new one.
                 state = Swift.type(of: instance) is AnyClass ? .weak(WeakInstance(instance as AnyObject)) : .empty
             } else {
-                state = .built(InstanceBox(value: instance), expires: expires)
+                state = .built(instance, expires: expires.map(Expiry.offset))
             }
         }
     }
@@ -125,9 +128,9 @@ struct InstanceSlot: Sendable {
 
     private func end(_ update: (inout State) -> Void) {
         let ended: (Build, DispatchGroup?, [CheckedContinuation<Void, Never>])? = state.withLock { state in
-            guard case .building(let build) = state else { return nil }
+            guard case .building(_, let waiters) = state else { return nil }
             update(&state)
-            if build.done == nil, build.waiters.isEmpty { return nil }
+            guard let build = waiters, build.done != nil || !build.waiters.isEmpty else { return nil }
             defer { build.waiters = [:] }
             return (build, build.done, Array(build.waiters.values))
         }
@@ -137,7 +140,7 @@ struct InstanceSlot: Sendable {
     /// Blocks the calling thread until `build` (a synchronous build) ends.
     func waitSynchronously(for build: Build) {
         let done: DispatchGroup? = state.withLock { state in
-            guard case .building(let current) = state, current === build else { return nil }
+            guard case .building(_, let current?) = state, current === build else { return nil }
             if let done = build.done { return done }
             let done = DispatchGroup()
             done.enter()
@@ -159,7 +162,7 @@ struct InstanceSlot: Sendable {
                 let resumeNow: Bool = state.withLock { state in
                     // Cancellation is flagged before its handler runs, so a cancelled task
                     // either sees the flag here or is resumed by the handler.
-                    guard case .building(let current) = state, current === build, !Task.isCancelled else { return true }
+                    guard case .building(_, let current?) = state, current === build, !Task.isCancelled else { return true }
                     build.waiters[number] = waiter
                     return false
                 }
@@ -183,7 +186,7 @@ struct InstanceSlot: Sendable {
     /// The resolution building the instance, if one is.
     var builder: ObjectIdentifier? {
         state.withLock { state in
-            if case .building(let build) = state { return build.token }
+            if case .building(let token, _) = state { return token }
             return nil
         }
     }
@@ -225,5 +228,15 @@ enum WaitGraph {
                 waiting[token] = slots.isEmpty ? nil : slots
             }
         }
+    }
+}
+
+/// Instants as offsets from one instant of the process, which have a fixed layout.
+enum Expiry {
+    private static let epoch = ContinuousClock.now
+
+    /// `instant` as the time since the process's epoch (negative before it).
+    static func offset(_ instant: ContinuousClock.Instant) -> Duration {
+        epoch.duration(to: instant)
     }
 }

@@ -2,8 +2,8 @@
 enum Keeping: Sendable {
     case unique
     case graph
-    /// Kept by each ``ContainerScope``, in a slot of its own.
-    case scoped
+    /// Kept by each ``ContainerScope``, in the slot at `place` of its table.
+    case scoped(place: Int)
     /// Kept in `slot`: only the scopes that keep an instance have one.
     case kept(timeToLive: Duration?, weakly: Bool, slot: InstanceSlot)
 }
