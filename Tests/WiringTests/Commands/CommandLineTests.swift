@@ -125,6 +125,15 @@ struct CommandLineTests {
         #expect(process.terminationStatus == 0)
     }
 
+    @Test func explainAndGraphShowEagerAndShutdownTimeout() throws {
+        let explained = try wiring("explain", "config-examples/services.yaml", "ActivityJournal")
+        #expect(explained.status == 0)
+        #expect(explained.stdout.contains("  eager            true                            config-examples/services.yaml:76:12\n"))
+        #expect(explained.stdout.contains("  shutdownTimeout  5.0 seconds                     config-examples/services.yaml:77:22\n"))
+        let graph = try wiring("graph", "config-examples/services.yaml")
+        #expect(graph.stdout.contains("[label=\"ActivityJournal\\nfactory: activity-journal\\nscope: singleton\\neager\\nshutdownTimeout: 5.0 seconds\"]"))
+    }
+
     @Test func graphAsMermaidWithAContext() throws {
         let output = try wiring("graph", "config-examples/services.yaml", "--context", "test", "--format", "mermaid")
         #expect(output.status == 0)
