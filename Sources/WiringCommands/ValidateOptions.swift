@@ -24,6 +24,10 @@ public struct ValidateOptions: ParsableArguments {
     @Flag(help: "Check the manifest as written and each context alone, naming the context of each problem.")
     public var allContexts = false
 
+    /// Whether warnings count as errors.
+    @Flag(help: "Treat warnings (a captive dependency, an unknown tag, an unset environment variable) as errors.")
+    public var strict = false
+
     /// A factory catalog to check factory keys against.
     @Option(help: ArgumentHelp("Check factory keys against the catalog an app exports (its 'catalog' command).", valueName: "file"))
     public var catalog: String?
@@ -57,6 +61,9 @@ public struct ValidateOptions: ParsableArguments {
                 let result = loader.validate(path, options: options)
                 var diagnostics = result.diagnostics
                 if let manifest = result.manifest, let extra { diagnostics += await extra(manifest) }
+                if strict {
+                    for index in diagnostics.indices where diagnostics[index].severity == .warning { diagnostics[index].severity = .error }
+                }
                 reports.append(Report(path: path, manifest: result.manifest, diagnostics: diagnostics, contextNames: result.contextNames))
             }
         }

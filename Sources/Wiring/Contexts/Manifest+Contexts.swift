@@ -152,6 +152,7 @@ extension ServiceDefinition {
             names: names,
             args: args,
             decorates: override.decorates ?? decorates,
-            lifecycle: override.lifecycle.over(lifecycle))
+            lifecycle: override.lifecycle.over(lifecycle),
+            tags: override.tags ?? tags)
     }
 }

@@ -65,4 +65,6 @@ public struct ServiceOverride: Sendable {
     public let enabled: Located<Bool>?
     /// `eager:` and `shutdownTimeout:` replacing the service's.
     public var lifecycle = Lifecycle()
+    /// `tags:` replacing the service's.
+    public var tags: [Located<String>]?
 }

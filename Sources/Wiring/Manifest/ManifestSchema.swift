@@ -10,7 +10,7 @@ package enum ManifestSchema {
         case `default`, custom, ttl
         case factory, scope, implements, names, args, decorates
         case type, name, add, enabled
-        case eager, shutdownTimeout
+        case eager, shutdownTimeout, tags
 
         /// The key as a manifest writes it.
         package var name: String {
@@ -36,6 +36,7 @@ package enum ManifestSchema {
             case .enabled: "enabled"
             case .eager: "eager"
             case .shutdownTimeout: "shutdownTimeout"
+            case .tags: "tags"
             }
         }
     }
@@ -88,10 +89,11 @@ package enum ManifestSchema {
         Field(.decorates, summary: "The service this one wraps.", value: .string),
         Field(.eager, summary: "true: container.start() builds it (a kept scope other than scoped).", value: .boolean),
         Field(.shutdownTimeout, summary: "How long its shutdown hooks may run (default 30s).", value: .reference("duration")),
+        Field(.tags, summary: "Tags that resolveAll(tagged:) and !tagged find it by.", value: .list(.string)),
     ]
 
     package static let namedVariant: [Field] = service.filter {
-        [.factory, .scope, .ttl, .args, .eager, .shutdownTimeout].contains($0.key)
+        [.factory, .scope, .ttl, .args, .eager, .shutdownTimeout, .tags].contains($0.key)
     }
 
     package static let implementsEntry: [Field] = [

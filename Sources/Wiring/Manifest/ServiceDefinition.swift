@@ -24,10 +24,11 @@ public struct ServiceDefinition: Sendable {
         let args: ManifestMap?
         let decorates: Located<String>?
         let lifecycle: Lifecycle
+        let tags: [Located<String>]?
 
         init(key: String, location: SourceLocation, factory: Located<String>?, scope: Located<Scope>?,
              timeToLive: Located<Duration>?, implements: [ImplementsEntry], names: [NamedVariant],
-             args: ManifestMap?, decorates: Located<String>?, lifecycle: Lifecycle) {
+             args: ManifestMap?, decorates: Located<String>?, lifecycle: Lifecycle, tags: [Located<String>]?) {
             self.key = key
             self.location = location
             self.factory = factory
@@ -38,6 +39,7 @@ public struct ServiceDefinition: Sendable {
             self.args = args
             self.decorates = decorates
             self.lifecycle = lifecycle
+            self.tags = tags
         }
     }
 
@@ -46,12 +48,15 @@ public struct ServiceDefinition: Sendable {
     package init(
         key: String, location: SourceLocation, factory: Located<String>?, scope: Located<Scope>?,
         timeToLive: Located<Duration>?, implements: [ImplementsEntry], names: [NamedVariant],
-        args: ManifestMap?, decorates: Located<String>?, lifecycle: Lifecycle = Lifecycle()
+        args: ManifestMap?, decorates: Located<String>?, lifecycle: Lifecycle = Lifecycle(), tags: [Located<String>]? = nil
     ) {
         storage = Storage(
             key: key, location: location, factory: factory, scope: scope, timeToLive: timeToLive,
-            implements: implements, names: names, args: args, decorates: decorates, lifecycle: lifecycle)
+            implements: implements, names: names, args: args, decorates: decorates, lifecycle: lifecycle, tags: tags)
     }
+
+    /// `tags:`, when written: what `resolveAll(tagged:)` and `!tagged` find it by.
+    public var tags: [Located<String>]? { storage.tags }
 
     /// The service key: the type name that `resolve(T.self)` asks for.
     public var key: String { storage.key }
@@ -144,6 +149,8 @@ public struct NamedVariant: Sendable {
     public let args: ManifestMap?
     /// `eager:` and `shutdownTimeout:` replacing the service's.
     public var lifecycle = Lifecycle()
+    /// `tags:` replacing the service's.
+    public var tags: [Located<String>]?
 }
 
 /// A parameter: a named value under `parameters:` that values read as `$(name)`.

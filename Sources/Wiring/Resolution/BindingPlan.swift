@@ -147,7 +147,8 @@ private struct ServiceBinder {
             let registration = Registration(
                 key: service.key, name: nil, location: service.location, factoryKey: service.factoryKey,
                 factory: make, args: LazyArguments(args, values: plan.argumentValues), scope: scope,
-                keeping: keeping(scope, timeToLive: service.timeToLive?.value), decorators: steps, lifecycle: service.lifecycle)
+                keeping: keeping(scope, timeToLive: service.timeToLive?.value), decorators: steps, lifecycle: service.lifecycle,
+                tags: service.tags)
             checkHooks(registration)
             bound.registrations.append(registration)
             base = registration
@@ -166,7 +167,7 @@ private struct ServiceBinder {
                 key: service.key, name: variant.name, location: variant.location, factoryKey: factoryKey,
                 factory: variantMake, args: LazyArguments(args, overriddenBy: variant.args, values: plan.argumentValues),
                 scope: variantScope, keeping: keeping(variantScope, timeToLive: timeToLive), decorators: steps,
-                lifecycle: variant.lifecycle.over(service.lifecycle))
+                lifecycle: variant.lifecycle.over(service.lifecycle), tags: variant.tags ?? service.tags)
             checkHooks(registration)
             bound.registrations.append(registration)
             named[variant.name] = registration

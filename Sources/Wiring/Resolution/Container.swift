@@ -78,6 +78,8 @@ public final class Container: Sendable {
     let shutdownTimeout: Duration
     /// How many registrations are `scoped`: what a scope's table is sized for.
     let scopedCount: Int
+    /// The registrations with each tag, in manifest order.
+    let taggedRegistrations: [String: [Registration]]
 
     struct TypeCache {
         /// Kept instances that never expire, by the type they were resolved as.
@@ -152,6 +154,11 @@ public final class Container: Sendable {
         self.registrations = bound.registrations
         self.now = options.now
         shutdownTimeout = options.shutdownTimeout
+        var tagged: [String: [Registration]] = [:]
+        for registration in bound.registrations {
+            for tag in registration.tags { tagged[tag, default: []].append(registration) }
+        }
+        taggedRegistrations = tagged
         scopedCount = bound.registrations.reduce(0) { count, registration in
             if case .scoped = registration.keeping { return count + 1 }
             return count

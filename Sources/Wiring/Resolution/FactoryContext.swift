@@ -88,10 +88,10 @@ public struct FactoryContext: @unchecked Sendable {
     public func arg<T: ManifestDecodable>(_ key: String, as type: T.Type = T.self) throws(ResolutionError) -> T {
         guard let value = args[key] else {
             if let optional = T.self as? any OptionalManifestDecodable.Type { return optional.absent as! T }
-            let known = args.keys.isEmpty ? "it has none" : "it has " + args.keys.joined(separator: ", ")
-            throw error(.staticArgument(ManifestError("missing argument", at: args.location)),
-                        "\(location): service \(serviceKey) has no argument '\(key)'\(Suggestion.hint(for: key, in: args.keys)) (\(known))")
+            throw missingArgument(key)
         }
+        if case .service = value.kind { throw referenceReadAsValue(key, value) }
+        if case .tagged = value.kind { throw referenceReadAsValue(key, value) }
         do {
             return try value.decode(T.self)
         } catch {
@@ -225,7 +225,14 @@ public struct FactoryContext: @unchecked Sendable {
         return typed
     }
 
-    private func error(_ kind: ResolutionError.Kind, _ message: String) -> ResolutionError {
+    /// The error for a static argument the manifest does not set.
+    func missingArgument(_ key: String) -> ResolutionError {
+        let known = args.keys.isEmpty ? "it has none" : "it has " + args.keys.joined(separator: ", ")
+        return error(.staticArgument(ManifestError("missing argument", at: args.location)),
+                     "\(location): service \(serviceKey) has no argument '\(key)'\(Suggestion.hint(for: key, in: args.keys)) (\(known))")
+    }
+
+    func error(_ kind: ResolutionError.Kind, _ message: String) -> ResolutionError {
         ResolutionError(kind, message: message, path: state.steps)
     }
 }

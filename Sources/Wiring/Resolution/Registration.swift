@@ -57,10 +57,12 @@ final class Registration: Sendable {
     let hasShutdownHooks: Bool
     /// `eager: true`: `start()` builds it.
     let isEager: Bool
+    /// `tags:`, for `resolveAll(tagged:)` and `!tagged`.
+    let tags: [String]
 
     init(key: String, name: String?, location: SourceLocation, factoryKey: String,
          factory: FactoryRegistry.Entry, args: consuming LazyArguments,
-         scope: Scope, keeping: Keeping, decorators: [DecoratorStep], lifecycle: Lifecycle) {
+         scope: Scope, keeping: Keeping, decorators: [DecoratorStep], lifecycle: Lifecycle, tags: [Located<String>]? = nil) {
         self.key = key
         self.name = name
         self.location = location
@@ -73,6 +75,7 @@ final class Registration: Sendable {
         self.keeping = keeping
         self.decorators = decorators
         isEager = lifecycle.eager?.value ?? false
+        self.tags = tags?.map(\.value) ?? []
         shutdownTimeout = lifecycle.shutdownTimeout?.value
         isAsync = factory.isAsync || decorators.contains { $0.factory.isAsync }
         hasShutdownHooks = factory.shutdown != nil || decorators.contains { $0.factory.shutdown != nil }

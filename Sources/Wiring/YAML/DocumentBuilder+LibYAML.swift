@@ -48,6 +48,8 @@ extension DocumentBuilder {
         case .merge: "!!merge"
         case .secret: "!secret"
         case .replace: "!replace"
+        case .service: "!service"
+        case .tagged: "!tagged"
         case .placeholder: "!"
         }
     }

@@ -206,7 +206,7 @@ struct DocumentBuilder {
         let rawTag = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
         let rawAnchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
         var tag = readTag(rawTag, line: line, column: column)
-        if tag != .none && tag != .nonSpecific && tag != .replace && tag != (isMapping ? .map : .seq) {
+        if tag != .none && tag != .nonSpecific && tag != .replace && tag != (isMapping ? .map : .seq) && !(isMapping && tag == .service) {
             diagnostics.append(.error(
                 "\(Self.displayTag(tag)) cannot tag a \(isMapping ? "mapping" : "list")",
                 at: location(line: line, column: column)))

@@ -32,7 +32,7 @@ extension YAMLNode {
     /// ``resolvedScalar``).
     package static func resolve(_ text: String, style: YAMLScalarStyle, tag: YAMLTag) -> YAMLScalarValue? {
         switch tag {
-        case .string, .nonSpecific, .secret: return .string(text)
+        case .string, .nonSpecific, .secret, .service, .tagged: return .string(text)
         case .int: return Self.parseInt(text).map(YAMLScalarValue.int)
         case .float: return (Self.parseDouble(text) ?? Self.parseInt(text).map(Double.init)).map(YAMLScalarValue.double)
         case .bool: return Self.parseBool(text).map(YAMLScalarValue.bool)

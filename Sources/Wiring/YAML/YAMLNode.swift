@@ -76,6 +76,11 @@ package enum YAMLTag: Sendable, Hashable, BitwiseCopyable {
     /// `!replace`: a mapping or list that replaces what it overrides instead of merging with it
     /// (the reader only carries it; its reader above gives it meaning).
     case replace
+    /// `!service`: a reference to another service, by key (a scalar) or `{ service, name }`
+    /// (the reader only carries it; its reader above gives it meaning).
+    case service
+    /// `!tagged`: every service with a tag (a scalar naming the tag).
+    case tagged
     /// Stands in for an undefined alias, already reported: later stages say nothing more of it.
     case placeholder
 
@@ -93,6 +98,8 @@ package enum YAMLTag: Sendable, Hashable, BitwiseCopyable {
         case "tag:yaml.org,2002:merge": self = .merge
         case "!secret": self = .secret
         case "!replace": self = .replace
+        case "!service": self = .service
+        case "!tagged": self = .tagged
         default: return nil
         }
     }

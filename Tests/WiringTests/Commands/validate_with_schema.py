@@ -16,7 +16,7 @@ class Loader(yaml.SafeLoader):
 
 
 def plain(loader, node):
-    """Wiring's own tags (!secret, !replace) read as the plain value they tag."""
+    """Wiring's own tags (!secret, !replace, !service, !tagged) read as the plain value they tag."""
     if isinstance(node, yaml.MappingNode):
         return loader.construct_mapping(node, deep=True)
     if isinstance(node, yaml.SequenceNode):
@@ -24,7 +24,7 @@ def plain(loader, node):
     return loader.construct_scalar(node)
 
 
-for tag in ("!secret", "!replace"):
+for tag in ("!secret", "!replace", "!service", "!tagged"):
     Loader.add_constructor(tag, plain)
 
 failed = False

@@ -134,7 +134,16 @@ package struct ManifestFileDecoder {
             names: fields[.names].map { names($0, of: key) } ?? [],
             args: fields[.args].flatMap { map($0, "'args' of \(what())") },
             decorates: fields[.decorates].flatMap { string($0, "'decorates' of \(what())") },
-            lifecycle: lifecycle(fields, what()))
+            lifecycle: lifecycle(fields, what()),
+            tags: fields[.tags].map { tags($0, what()) })
+    }
+
+    private mutating func tags(_ node: StoredNode, _ what: @autoclosure () -> String) -> [Located<String>] {
+        var tags: [Located<String>] = []
+        for element in list(node, "'tags' of \(what())") {
+            if let tag = string(element, "a tag of \(what())") { tags.append(tag) }
+        }
+        return tags
     }
 
     private mutating func lifecycle(_ fields: Fields, _ what: @autoclosure () -> String) -> Lifecycle {
@@ -153,7 +162,8 @@ package struct ManifestFileDecoder {
                 scope: fields[.scope].flatMap { scope($0, "'scope' of \(what())") },
                 timeToLive: fields[.ttl].flatMap { duration($0, "'ttl' of \(what())") },
                 args: fields[.args].flatMap { map($0, "'args' of \(what())") },
-                lifecycle: lifecycle(fields, what()))
+                lifecycle: lifecycle(fields, what()),
+                tags: fields[.tags].map { tags($0, what()) })
         }
     }
 
@@ -248,7 +258,8 @@ package struct ManifestFileDecoder {
             replacesNames: fields[.names]?.tag == .replace,
             decorates: fields[.decorates].flatMap { string($0, "'decorates' of \(what())") },
             enabled: enabled,
-            lifecycle: lifecycle(fields, what()))
+            lifecycle: lifecycle(fields, what()),
+            tags: fields[.tags].map { tags($0, what()) })
     }
 
     private mutating func parameters(_ node: StoredNode, in what: @autoclosure () -> String) -> [Parameter] {
@@ -387,6 +398,37 @@ package struct ManifestFileDecoder {
 extension ManifestFileDecoder: ValueChecker {
     package mutating func invalidKey(_ key: StoredNode) {
         _ = isName(key)
+    }
+
+    package mutating func checkServiceReference(_ node: StoredNode) {
+        let store = node.store
+        if node.tag == .tagged {
+            if !node.isScalar || store.count(ofBytes: node.index) == 0 {
+                error("!tagged takes the name of a tag, found \(node.kindDescription)", at: node)
+            }
+            return
+        }
+        if node.isScalar {
+            if store.count(ofBytes: node.index) == 0 { error("!service takes a service key, found an empty string", at: node) }
+            return
+        }
+        var hasService = false
+        var children = node.pairs.children
+        while let key = children.next(), let value = children.next() {
+            let keyNode = StoredNode(store: store, index: key)
+            let valueNode = StoredNode(store: store, index: value)
+            let name = keyNode.isScalar ? store.text(key) : ""
+            guard name == "service" || name == "name" else {
+                error("unknown key '\(name)' in a !service reference\(Suggestion.hint(for: name, in: ["service", "name"])) (keys: service, name)", at: keyNode)
+                continue
+            }
+            guard valueNode.isScalar, store.count(ofBytes: value) > 0 else {
+                error("'\(name)' of a !service reference must be a name, found \(valueNode.kindDescription)", at: valueNode)
+                continue
+            }
+            if name == "service" { hasService = true }
+        }
+        if !hasService { error("a !service reference written as a mapping needs 'service'", at: node) }
     }
 
     package mutating func checkReferences(in utf8: UnsafeBufferPointer<UInt8>, of node: StoredNode) -> ReferenceScan {

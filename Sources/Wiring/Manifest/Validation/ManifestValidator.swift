@@ -32,6 +32,7 @@ package struct ManifestValidator {
         checkDecorators()
         if checksContexts { checkContexts() }
         checkParameters()
+        diagnostics += ReferenceChecks(manifest: manifest).diagnostics()
     }
 
     private mutating func error(_ message: String, at location: SourceLocation?, notes: [Diagnostic.Note] = []) {

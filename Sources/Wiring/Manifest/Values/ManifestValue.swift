@@ -19,6 +19,11 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
         case template(StringTemplate)
         case list([ManifestValue])
         case map(ManifestMap)
+        /// `!service Key` or `!service { service: Key, name: n }`: another service, resolved
+        /// when the factory reads the argument.
+        case service(ServiceReference)
+        /// `!tagged tag`: every service with the tag, in manifest order.
+        case tagged(String)
     }
 
     /// Where the value comes from: the store of the file the loader read (decoded when asked
@@ -76,6 +81,8 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
         case .string, .template: "a string"
         case .list: "a list"
         case .map: "a mapping"
+        case .service: "a service reference"
+        case .tagged: "a tagged-services reference"
         }
     }
 
@@ -91,6 +98,8 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
         case .template(let template): return template.source
         case .list(let values): return "[" + values.map(\.description).joined(separator: ", ") + "]"
         case .map(let map): return "{" + map.entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
+        case .service(let reference): return "!service \(reference)"
+        case .tagged(let tag): return "!tagged \(tag)"
         }
     }
 
@@ -186,6 +195,13 @@ public struct ManifestMap: Sendable {
     /// Whether a value may hold a `${…}` or `$(…)` reference (see ``ManifestValue``).
     package var mayHoldReferences: Bool { mayHold(environmentOnly: false) }
 
+    /// Whether a value may be tagged `!service` or `!tagged`: `false` only when the loader's
+    /// scan found none.
+    package var mayHoldServiceReferences: Bool {
+        if case .stored(_, _, let scan?) = source { return scan.contains(.services) }
+        return true
+    }
+
     func mayHold(environmentOnly: Bool) -> Bool {
         switch source {
         case .built(let entries): entries.contains { $0.value.mayHold(environmentOnly: environmentOnly) }
@@ -222,4 +238,25 @@ public struct ManifestMap: Sendable {
             return nil
         }
     }
+}
+
+/// A reference to a service written in a manifest value: `!service NoteStore`, or
+/// `!service { service: NoteStore, name: archive }`.
+public struct ServiceReference: Sendable, Hashable, CustomStringConvertible {
+    /// The key of the service referred to.
+    public let service: String
+    /// The named variant, if any.
+    public let name: String?
+    /// Where the reference was written.
+    public let location: SourceLocation
+
+    /// Creates a reference.
+    public init(service: String, name: String? = nil, at location: SourceLocation) {
+        self.service = service
+        self.name = name
+        self.location = location
+    }
+
+    /// `NoteStore` or `NoteStore[archive]`.
+    public var description: String { name.map { "\(service)[\($0)]" } ?? service }
 }

@@ -5,6 +5,8 @@ package protocol ValueChecker {
     /// Sees a scalar being stored whose text (`utf8`) holds a `$`; returns what it holds of
     /// references.
     mutating func checkReferences(in utf8: UnsafeBufferPointer<UInt8>, of scalar: StoredNode) -> ReferenceScan
+    /// Sees a node tagged `!service` or `!tagged` being stored.
+    mutating func checkServiceReference(_ node: StoredNode)
 }
 
 /// A manifest keeps its values (args, parameters, overrides) in node stores: these read them
@@ -22,6 +24,12 @@ extension NodeStore {
     /// Hands `checker` each key under the node at `index` that is not a name, and each scalar
     /// value that holds a `$`, gathering in `found` what those hold of references.
     private func check<Checker: ValueChecker>(_ index: Index, with checker: inout Checker, found: inout ReferenceScan) {
+        let tag = tag(index)
+        if tag == .service || tag == .tagged {
+            checker.checkServiceReference(StoredNode(store: self, index: index))
+            found.insert(.services)
+            return
+        }
         if isScalar(index) {
             withText(index) { utf8 in
                 if utf8.contains(UInt8(ascii: "$")) {
@@ -44,6 +52,15 @@ extension NodeStore {
 
     /// The value of the node at `index`, for a ``ManifestValue``.
     package func kind(_ index: Index) -> ManifestValue.Kind {
+        switch tag(index) {
+        case .service:
+            // A malformed reference was reported when loading; here it reads as null.
+            return serviceReference(index).map(ManifestValue.Kind.service) ?? .null
+        case .tagged:
+            return isScalar(index) ? .tagged(text(index)) : .null
+        default:
+            break
+        }
         if isMapping(index) { return .map(ManifestMap(store: self, index: index)) }
         if !isScalar(index) { return .list(children(of: index).map { ManifestValue(store: self, index: $0) }) }
         switch resolvedScalar(index) ?? .string(text(index)) {
@@ -56,6 +73,28 @@ extension NodeStore {
             if let template = try? StringTemplate.parse(text) { return .template(template) }
             return .string(text)
         }
+    }
+
+    /// The reference a node tagged `!service` makes: a scalar names the service, a mapping has
+    /// `service` and, optionally, `name`. `nil` when it has no service key.
+    package func serviceReference(_ index: Index) -> ServiceReference? {
+        if isScalar(index) {
+            let key = text(index)
+            return key.isEmpty ? nil : ServiceReference(service: key, at: location(index))
+        }
+        guard isMapping(index) else { return nil }
+        var service: String?, name: String?
+        var children = children(of: index)
+        while let key = children.next(), let value = children.next() {
+            guard isScalar(key), isScalar(value) else { continue }
+            switch text(key) {
+            case "service": service = text(value)
+            case "name": name = text(value)
+            default: break
+            }
+        }
+        guard let service, !service.isEmpty else { return nil }
+        return ServiceReference(service: service, name: name, at: location(index))
     }
 
     /// Whether a scalar under the node at `index` may hold a reference (see

@@ -9,6 +9,8 @@ package struct ReferenceScan: OptionSet, Sendable {
     package static let dollar = ReferenceScan(rawValue: 1)
     /// Some scalar holds a `${`.
     package static let environment = ReferenceScan(rawValue: 2)
+    /// Some value is tagged `!service` or `!tagged`.
+    package static let services = ReferenceScan(rawValue: 4)
 
     /// What `text` holds.
     package init(scanning text: String) {

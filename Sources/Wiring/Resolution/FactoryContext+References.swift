@@ -1,0 +1,127 @@
+/// Reading the services an argument refers to: `store: !service NoteStore`,
+/// `archive: !service { service: NoteStore, name: archive }`, a list of references, or
+/// `checks: !tagged health-check`.
+///
+/// ```swift
+/// registry.factory("app") { r in
+///     App(store: try r.arg("store", as: NoteStore.self),            // resolved now, in this resolution
+///         checks: try r.arg("checks", as: [any HealthCheck].self))  // every tagged service, in order
+/// }
+/// registry.factory("sql-app") { r in
+///     SQLApp(store: try await r.resolve(arg: "store", as: SQLStore.self))   // awaited
+/// }
+/// ```
+///
+/// A referenced service is resolved within the current resolution, exactly as `r.resolve`
+/// would: same scopes, `graph` sharing, cycle detection, decorators, path in errors.
+extension FactoryContext {
+    /// The service (or list of services) the argument `key` refers to, resolved now.
+    ///
+    /// A type the manifest can hold as a value (`String`, `Int`, `Duration`, …) is read as a
+    /// value by the other `arg(_:as:)`; any other type is read as a reference.
+    /// - Throws: ``ResolutionError`` when the argument is missing, is not a reference, or its
+    ///   service cannot be resolved or is not a `T`.
+    public func arg<T>(_ key: String, as type: T.Type = T.self) throws(ResolutionError) -> T {
+        let value = try referenceArgument(key)
+        switch try references(in: value, key: key) {
+        case .one(let reference):
+            return try typed(try resolve(key: reference.service, name: reference.name), as: type, key: key, reference: reference)
+        case .many(let references):
+            var instances: [Any] = []
+            for reference in references {
+                instances.append(try resolve(key: reference.service, name: reference.name))
+            }
+            return try typedList(instances, as: type, key: key)
+        }
+    }
+
+    /// The service (or list of services) the argument `key` refers to, awaited when a factory
+    /// on the way is async.
+    /// - Throws: ``ResolutionError``, or `CancellationError`.
+    public func resolve<T>(arg key: String, as type: T.Type = T.self) async throws -> T {
+        let value = try referenceArgument(key)
+        switch try references(in: value, key: key) {
+        case .one(let reference):
+            return try typed(try await resolve(key: reference.service, name: reference.name), as: type, key: key, reference: reference)
+        case .many(let references):
+            var instances: [Any] = []
+            for reference in references {
+                instances.append(try await resolve(key: reference.service, name: reference.name))
+            }
+            return try typedList(instances, as: type, key: key)
+        }
+    }
+
+    // MARK: - Reading references
+
+    private enum References {
+        case one(ServiceReference)
+        case many([ServiceReference])
+    }
+
+    private func referenceArgument(_ key: String) throws(ResolutionError) -> ManifestValue {
+        guard let value = args[key] else { throw missingArgument(key) }
+        return value
+    }
+
+    /// The references a value makes: one, a list of them, or a tag's services in manifest order.
+    private func references(in value: ManifestValue, key: String) throws(ResolutionError) -> References {
+        switch value.kind {
+        case .service(let reference):
+            return .one(reference)
+        case .tagged(let tag):
+            return .many(container.tagged(tag).map { ServiceReference(service: $0.key, name: $0.name, at: value.location) })
+        case .list(let values):
+            var references: [ServiceReference] = []
+            for element in values {
+                guard case .service(let reference) = element.kind else {
+                    throw error(.staticArgument(ManifestError("not a reference", at: element.location)),
+                                "\(element.location): argument '\(key)' of service \(serviceKey) is a list with \(element.kindDescription); a list of services has a !service reference in each place")
+                }
+                references.append(reference)
+            }
+            return .many(references)
+        default:
+            throw error(.staticArgument(ManifestError("not a reference", at: value.location)),
+                        "\(value.location): argument '\(key)' of service \(serviceKey) is \(value.kindDescription), not a !service reference; write it as !service Key, or read it as a value type")
+        }
+    }
+
+    private func typed<T>(_ instance: Any, as type: T.Type, key: String, reference: ServiceReference) throws(ResolutionError) -> T {
+        var instance = instance
+        if let typed = Container.cast(&instance, to: T.self) { return typed }
+        throw error(.typeMismatch(produced: "\(Swift.type(of: instance))", expected: "\(T.self)"),
+                    "argument '\(key)' of service \(serviceKey) refers to \(reference) (\(reference.location)), which produced \(Swift.type(of: instance)), not a \(T.self)")
+    }
+
+    private func typedList<T>(_ instances: [Any], as type: T.Type, key: String) throws(ResolutionError) -> T {
+        if let list = T.self as? any InstanceList.Type, let typed = list.make(from: instances) as? T { return typed }
+        let produced = instances.map { "\(Swift.type(of: $0))" }.joined(separator: ", ")
+        throw error(.typeMismatch(produced: "[\(produced)]", expected: "\(T.self)"),
+                    "argument '\(key)' of service \(serviceKey) refers to services that produced [\(produced)], which is not a \(T.self)")
+    }
+
+    /// The error for a reference read as a plain value.
+    func referenceReadAsValue(_ key: String, _ value: ManifestValue) -> ResolutionError {
+        error(.staticArgument(ManifestError("a reference", at: value.location)),
+              "\(value.location): argument '\(key)' of service \(serviceKey) is \(value.kindDescription); read it as the service's type: r.arg(\"\(key)\", as: TheService.self)")
+    }
+}
+
+/// A list of instances made from resolved services: `[any HealthCheck]`, `[NoteStore]`.
+protocol InstanceList {
+    /// The list, if every instance is an element.
+    static func make(from instances: [Any]) -> Self?
+}
+
+extension Array: InstanceList {
+    static func make(from instances: [Any]) -> [Element]? {
+        var list: [Element] = []
+        list.reserveCapacity(instances.count)
+        for instance in instances {
+            guard let element = instance as? Element else { return nil }
+            list.append(element)
+        }
+        return list
+    }
+}

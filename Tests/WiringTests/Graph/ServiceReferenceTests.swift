@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import Wiring
+
+protocol HealthCheck: Sendable {
+    var name: String { get }
+}
+final class DiskCheck: HealthCheck {
+    let name = "disk"
+}
+final class StoreCheck: HealthCheck {
+    let name = "store"
+}
+final class Archive: Sendable {
+    let primary: UserStore, archive: UserStore, checks: [any HealthCheck]
+    init(primary: UserStore, archive: UserStore, checks: [any HealthCheck]) {
+        (self.primary, self.archive, self.checks) = (primary, archive, checks)
+    }
+}
+final class Stores: Sendable {
+    let all: [UserStore]
+    init(all: [UserStore]) { self.all = all }
+}
+
+@Suite("Service references and tags")
+struct ServiceReferenceTests {
+    static let manifest = """
+        services:
+          UserStore:
+            factory: user-store
+            scope: singleton
+            args: { url: primary }
+            names:
+              archive: { args: { url: archive }, tags: [stores] }
+          Archive:
+            factory: archive
+            scope: unique
+            args:
+              primary: !service UserStore
+              archive: !service { service: UserStore, name: archive }
+              checks: !tagged health-check
+          Stores:
+            factory: stores
+            args: { all: [!service UserStore, !service { service: UserStore, name: archive }] }
+          DiskCheck: { factory: disk-check, scope: singleton, tags: [health-check] }
+          StoreCheck: { factory: store-check, tags: [health-check, metrics] }
+        contexts:
+          test:
+            services:
+              StoreCheck: { tags: [metrics] }
+              Archive: { args: { primary: !service { service: UserStore, name: archive } } }
+        """
+
+    static func registry() -> FactoryRegistry {
+        let registry = FactoryRegistry()
+        registry.factory("user-store") { r in UserStore(url: try r.arg("url")) }
+        registry.factory("archive") { r in
+            Archive(primary: try r.arg("primary", as: UserStore.self), archive: try r.arg("archive"),
+                    checks: try r.arg("checks", as: [any HealthCheck].self))
+        }
+        registry.factory("stores") { r in Stores(all: try await r.resolve(arg: "all")) }
+        registry.factory("disk-check") { _ in DiskCheck() }
+        registry.factory("store-check") { _ in StoreCheck() }
+        return registry
+    }
+
+    static func container(context: String? = nil) throws -> Container {
+        let path = try TestSupport.temporaryFile("wiring: 1\n" + manifest, name: "services.yaml")
+        return try Container(manifest: path, registry: registry(), contexts: context.map { .explicit($0) } ?? .none,
+                             options: Container.Options(environment: [:]))
+    }
+
+    @Test func aFactoryReadsReferencedServicesAsTypedArguments() throws {
+        let container = try Self.container()
+        let archive = try container.resolve(Archive.self)
+        #expect(archive.primary === (try container.resolve(UserStore.self)))
+        #expect(archive.archive.url == "archive")
+        #expect(archive.archive === (try container.resolve(UserStore.self, name: "archive")))
+        #expect(archive.checks.map(\.name) == ["disk", "store"])
+    }
+
+    @Test func aListOfReferencesAndAnAwaitedRead() async throws {
+        let container = try Self.container()
+        let stores = try await container.resolve(Stores.self)
+        #expect(stores.all.map(\.url) == ["primary", "archive"])
+    }
+
+    @Test func tagsResolveInManifestOrderAndContextsReplaceThem() throws {
+        let container = try Self.container()
+        let checks: [any HealthCheck] = try container.resolveAll(tagged: "health-check")
+        #expect(checks.map(\.name) == ["disk", "store"])
+        // A named variant has tags of its own.
+        #expect(try container.resolveAll(UserStore.self, tagged: "stores").map(\.url) == ["archive"])
+        #expect(try container.resolveAll(Any.self, tagged: "nothing").isEmpty)
+        let error = #expect(throws: ResolutionError.self) { try container.resolveAll(UserStore.self, tagged: "health-check") }
+        #expect(error?.message.hasPrefix("service DiskCheck (") == true)
+        let test = try Self.container(context: "test")
+        #expect(try test.resolveAll(Any.self, tagged: "health-check").count == 1)
+        #expect(try test.resolveAll((any HealthCheck).self, tagged: "metrics").map(\.name) == ["store"])
+        // A context points one consumer at another implementation.
+        #expect(try test.resolve(Archive.self).primary.url == "archive")
+    }
+
+    @Test func tagsResolveWithAwait() async throws {
+        let container = try Self.container(context: "test")
+        let checks: [any HealthCheck] = try await container.resolveAll(tagged: "metrics")
+        #expect(checks.map(\.name) == ["store"])
+    }
+
+    @Test func aReferenceReadAsAValueSaysHowToReadIt() throws {
+        let registry = Self.registry()
+        registry.factory("archive", overriding: true) { r in
+            _ = try r.arg("primary", as: String.self)
+            return Archive(primary: UserStore(url: ""), archive: UserStore(url: ""), checks: [])
+        }
+        let path = try TestSupport.temporaryFile("wiring: 1\n" + Self.manifest, name: "services.yaml")
+        let container = try Container(manifest: path, registry: registry, contexts: .none, options: .init(environment: [:]))
+        let error = #expect(throws: ResolutionError.self) { try container.resolve(Archive.self) }
+        #expect(error?.message.hasSuffix(
+            ": argument 'primary' of service Archive is a service reference; read it as the service's type: r.arg(\"primary\", as: TheService.self)") == true)
+    }
+}
