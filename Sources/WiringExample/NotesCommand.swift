@@ -110,6 +110,7 @@ struct Demo: AsyncParsableCommand {
             try app.add(title: "Hello from Wiring", body: "saved through \(type(of: app.writer))")
             print("notes: \(try app.list().count)")
             print("journal: \(app.journal.path)")
+            print("health checks: \(try container.resolveAll(Any.self, tagged: "health-check").count)")
         }
     }
 }

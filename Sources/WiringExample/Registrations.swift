@@ -16,7 +16,7 @@ enum NotesRegistry: WiringApp {
         registry.factory("in-memory-note-store") { _ -> NoteStore in InMemoryNoteStore() }
         registry.factory("audited-note-store") { r -> NoteStore in
             AuditedNoteStore(inner: try r.decorated(NoteStore.self), prefix: try r.arg("prefix"),
-                             log: try r.resolve((any LogSink).self))
+                             log: try r.arg("log", as: (any LogSink).self))
         }
         registry.factory("console-notifier") { r in ConsoleNotifier(template: try r.arg("template")) as any Notifier }
         registry.factory("recording-notifier") { _ in RecordingNotifier() as any Notifier }

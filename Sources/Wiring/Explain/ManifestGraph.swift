@@ -8,12 +8,13 @@ public enum GraphFormat: String, Sendable, CaseIterable {
 
 extension Manifest {
     /// The wiring as a picture: each service (with its factory and scope), the types it
-    /// implements, its named variants, and the decorators that wrap it.
+    /// implements, its named variants, the decorators that wrap it, the services its args
+    /// refer to (`!service`, solid, labelled with the argument) and its tags.
     ///
     /// Apply contexts first (``applying(contexts:)``) to draw an environment's wiring.
     public func graph(format: GraphFormat) -> String {
         struct Node { let id: String; let label: [String]; let kind: Kind }
-        enum Kind { case service, type, variant }
+        enum Kind { case service, type, variant, tag }
         struct Edge { let from: String; let to: String; let label: String; let dashed: Bool }
         var nodes: [Node] = []
         var edges: [Edge] = []
@@ -50,6 +51,36 @@ extension Manifest {
                 edges.append(Edge(from: id("service:" + service.key), to: id("service:" + target), label: "decorates", dashed: false))
             }
         }
+        func tagNode(_ tag: String) -> String {
+            let key = "tag:" + tag
+            if ids[key] == nil { nodes.append(Node(id: id(key), label: ["#" + tag], kind: .tag)) }
+            return id(key)
+        }
+        func node(_ service: String, _ name: String?) -> String? {
+            if let name, let variant = ids["variant:\(service)[\(name)]"] { return variant }
+            return ids["service:" + service]
+        }
+        for service in services {
+            for tag in service.tags ?? [] {
+                edges.append(Edge(from: id("service:" + service.key), to: tagNode(tag.value), label: "tag", dashed: true))
+            }
+            for variant in service.names {
+                for tag in variant.tags ?? [] {
+                    edges.append(Edge(from: id("variant:\(service.key)[\(variant.name)]"), to: tagNode(tag.value), label: "tag", dashed: true))
+                }
+            }
+        }
+        for reference in declaredReferences {
+            guard let from = node(reference.owner, reference.ownerName) else { continue }
+            switch reference.target {
+            case .service(let target):
+                if let to = node(target.service, target.name) {
+                    edges.append(Edge(from: from, to: to, label: reference.argument, dashed: false))
+                }
+            case .tagged(let tag, _):
+                edges.append(Edge(from: from, to: tagNode(tag), label: reference.argument, dashed: false))
+            }
+        }
 
         func escaped(_ text: String) -> String {
             text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
@@ -64,6 +95,7 @@ extension Manifest {
                 case .service: ""
                 case .type: ", shape=ellipse, style=dashed"
                 case .variant: ", style=rounded"
+                case .tag: ", shape=hexagon"
                 }
                 lines.append("  \(node.id) [label=\"\(label)\"\(style)];")
             }
@@ -80,6 +112,7 @@ extension Manifest {
                 case .service: lines.append("  \(node.id)[\"\(label)\"]")
                 case .type: lines.append("  \(node.id)([\"\(label)\"])")
                 case .variant: lines.append("  \(node.id)(\"\(label)\")")
+                case .tag: lines.append("  \(node.id){{\"\(label)\"}}")
                 }
             }
             for edge in edges {

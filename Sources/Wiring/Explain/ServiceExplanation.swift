@@ -29,7 +29,7 @@ public struct ServiceExplanation: Sendable, CustomStringConvertible {
     /// The contexts applied.
     public let contexts: [String]
     /// The fields, in a fixed order: factory, scope, ttl, eager, shutdownTimeout, implements,
-    /// decorates, decorated by, args, names.
+    /// decorates, decorated by, tags, depends on, depended on by, args, names.
     public let fields: [Field]
 
     /// The explanation as aligned text.
@@ -110,6 +110,28 @@ extension Manifest {
         if let target = service.decorates { add("decorates", target.value, target.location) }
         for decorator in services where decorator.decorates?.value == key {
             add("decorated by", decorator.key, decorator.location)
+        }
+        if let tags = service.tags, !tags.isEmpty {
+            add("tags", tags.map(\.value).joined(separator: ", "), tags[0].location)
+        }
+        // The declared graph around it: what its args refer to, and who refers to it.
+        let references = declaredReferences
+        for reference in references where reference.owner == key {
+            let owner = reference.ownerName.map { "names.\($0).args." } ?? "args."
+            switch reference.target {
+            case .service(let target): add("depends on", "\(target) (\(owner)\(reference.argument))", target.location)
+            case .tagged(let tag, let location): add("depends on", "tagged \(tag) (\(owner)\(reference.argument))", location)
+            }
+        }
+        for reference in references {
+            let refersHere: Bool
+            switch reference.target {
+            case .service(let target): refersHere = target.service == key
+            case .tagged(let tag, _): refersHere = service.tags?.contains { $0.value == tag } ?? false
+            }
+            guard refersHere else { continue }
+            let owner = reference.ownerName.map { "\(reference.owner)[\($0)]" } ?? reference.owner
+            add("depended on by", "\(owner) (\(reference.argument))", reference.location)
         }
         addArgs(service.args, prefix: "args.")
         for variant in service.names {

@@ -167,7 +167,7 @@ private struct ServiceBinder {
                 key: service.key, name: variant.name, location: variant.location, factoryKey: factoryKey,
                 factory: variantMake, args: LazyArguments(args, overriddenBy: variant.args, values: plan.argumentValues),
                 scope: variantScope, keeping: keeping(variantScope, timeToLive: timeToLive), decorators: steps,
-                lifecycle: variant.lifecycle.over(service.lifecycle), tags: variant.tags ?? service.tags)
+                lifecycle: variant.lifecycle.over(service.lifecycle), tags: variant.tags)
             checkHooks(registration)
             bound.registrations.append(registration)
             named[variant.name] = registration

@@ -120,11 +120,13 @@ public final class Container: Sendable {
             manifest = try loaded.applying(contexts: active.map(\.name))
             var binder = Binder(manifest: manifest, registry: registry, environment: environment)
             let table = binder.bind()
-            if binder.diagnostics.containsErrors {
-                throw ManifestError(binder.diagnostics.filter { $0.severity != .info })
+            // The declared graph, as applied: captive dependencies are the container's warnings.
+            let graph = ReferenceChecks(manifest: manifest).diagnostics()
+            if binder.diagnostics.containsErrors || graph.containsErrors {
+                throw ManifestError((binder.diagnostics + graph).filter { $0.severity != .info })
             }
             activeContexts = active
-            diagnostics = binder.diagnostics
+            diagnostics = binder.diagnostics + graph
             targets = table.targets
             registrations = table.registrations
         }

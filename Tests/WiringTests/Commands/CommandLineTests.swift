@@ -91,7 +91,7 @@ struct CommandLineTests {
         let output = try wiring("explain", "config-examples/services.yaml", "NoteStore", "--context", "test",
                                 environment: ["NOTES_DIR": "/srv/notes"])
         #expect(output.status == 0)
-        #expect(output.stdout.contains("factory                       in-memory-note-store            config-examples/services.yaml:89:29 (context test)"))
+        #expect(output.stdout.contains("factory                       in-memory-note-store            config-examples/services.yaml:91:29 (context test)"))
         #expect(output.stdout.contains("args.encoding                 utf-8                           config-examples/services.yaml:13:15"))
         let base = try wiring("explain", "config-examples/services.yaml", "NoteStore", environment: ["NOTES_DIR": "/srv/notes"])
         #expect(base.stdout.contains("args.directory                <redacted>"))
@@ -128,10 +128,13 @@ struct CommandLineTests {
     @Test func explainAndGraphShowEagerAndShutdownTimeout() throws {
         let explained = try wiring("explain", "config-examples/services.yaml", "ActivityJournal")
         #expect(explained.status == 0)
-        #expect(explained.stdout.contains("  eager            true                            config-examples/services.yaml:76:12\n"))
-        #expect(explained.stdout.contains("  shutdownTimeout  5.0 seconds                     config-examples/services.yaml:77:22\n"))
+        #expect(explained.stdout.contains("  eager            true                            config-examples/services.yaml:77:12\n"))
+        #expect(explained.stdout.contains("  shutdownTimeout  5.0 seconds                     config-examples/services.yaml:78:22\n"))
+        #expect(explained.stdout.contains("  tags             health-check                    config-examples/services.yaml:80:12\n"))
         let graph = try wiring("graph", "config-examples/services.yaml")
         #expect(graph.stdout.contains("[label=\"ActivityJournal\\nfactory: activity-journal\\nscope: singleton\\neager\\nshutdownTimeout: 5.0 seconds\"]"))
+        #expect(graph.stdout.contains("[label=\"#health-check\", shape=hexagon];"))
+        #expect(graph.stdout.contains(" [label=\"log\"];"))   // AuditedNoteStore → Logger, declared
     }
 
     @Test func graphAsMermaidWithAContext() throws {

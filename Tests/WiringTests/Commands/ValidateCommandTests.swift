@@ -36,6 +36,22 @@ struct ValidateCommandTests {
             """)
     }
 
+    @Test func strictTurnsACaptiveDependencyIntoAnError() throws {
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            services:
+              App: { scope: singleton, args: { clock: !service Clock } }
+              Clock: { scope: unique }
+            """, name: "services.yaml")
+        let relaxed = try run(["validate", path])
+        #expect(relaxed.status == 0)
+        #expect(relaxed.stdout.contains("services.yaml:3:43: warning: captive dependency: App (singleton) → Clock (unique) through argument 'clock'"))
+        let strict = try run(["validate", "--strict", path])
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains("services.yaml:3:43: error: captive dependency: App (singleton) → Clock (unique) through argument 'clock'"))
+        #expect(strict.stdout.hasSuffix("1 error, 0 warnings in 1 manifest\n"))
+    }
+
     @Test func warningsAloneExitZero() throws {
         let path = try TestSupport.temporaryFile("wiring: 1\nparameters:\n  url: ${WIRING_TEST_UNSET_VAR}\n")
         let output = try run(["validate", path])

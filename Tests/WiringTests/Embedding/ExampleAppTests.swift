@@ -24,6 +24,7 @@ struct ExampleAppTests {
             (1 notes in all)
             notes: 1
             journal: \(folder)/activity.log
+            health checks: 2
 
             """)
         #expect(output.stderr == "[info] audit: saved 'Hello from Wiring'\n")
@@ -46,6 +47,7 @@ struct ExampleAppTests {
             recorded notification: Hello from Wiring (0)
             notes: 0
             journal: /tmp/wiring-notes-test/activity.log
+            health checks: 2
 
             """)
         #expect(output.stderr.isEmpty)   // the audit decorator is switched off in test

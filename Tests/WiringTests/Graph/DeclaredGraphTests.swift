@@ -93,4 +93,56 @@ struct DeclaredGraphTests {
             "services.yaml:3:25: error: argument 'clock' of service 'App' refers to service 'Clock', which is switched off in context 'test' (services.yaml:8:25)",
         ])
     }
+
+    static let graphManifest = """
+        wiring: 1
+        services:
+          App: { scope: unique, args: { store: !service NoteStore, checks: !tagged health } }
+          NoteStore: { scope: singleton, tags: [health], names: { archive: { tags: [cold] } } }
+          Report: { scope: singleton, args: { app: !service App, archive: !service { service: NoteStore, name: archive } } }
+        """
+
+    static func loaded() throws -> Manifest {
+        let path = try TestSupport.temporaryFile(graphManifest, name: "services.yaml")
+        return try #require(ManifestLoader(environment: [:]).validate(path).manifest)
+    }
+
+    @Test func graphDrawsDeclaredReferencesSolidAndTagsInBothFormats() throws {
+        let manifest = try Self.loaded()
+        let dot = manifest.graph(format: .dot)
+        #expect(dot.contains("  n0 -> n1 [label=\"store\"];"))
+        #expect(dot.contains("  n1 -> n4 [label=\"tag\", style=dashed];"))
+        #expect(dot.contains("  n0 -> n4 [label=\"checks\"];"))
+        #expect(dot.contains("  n4 [label=\"#health\", shape=hexagon];"))
+        #expect(dot.contains("  n3 -> n2 [label=\"archive\"];"))   // to the named variant's node
+        #expect(dot.contains("  n2 -> n5 [label=\"tag\", style=dashed];"))
+        let mermaid = manifest.graph(format: .mermaid)
+        #expect(mermaid.contains("  n0 -->|store| n1"))
+        #expect(mermaid.contains("  n4{{\"#health\"}}"))
+        #expect(mermaid.contains("  n1 -.->|tag| n4"))
+    }
+
+    @Test func explainListsDependenciesAndDependentsWithPositions() throws {
+        let explained = try Self.loaded().explain("NoteStore", environment: [:]).description
+            .replacing(#/[^ ]*/services\.yaml/#, with: "services.yaml")
+        #expect(explained.contains("  depended on by  App (store)       services.yaml:3:40\n"))
+        #expect(explained.contains("  depended on by  App (checks)      services.yaml:3:68\n"))
+        #expect(explained.contains("  depended on by  Report (archive)  services.yaml:5:67\n"))
+        let app = try Self.loaded().explain("App", environment: [:]).description
+        #expect(app.contains("  depends on      NoteStore (args.store)"))
+        #expect(app.contains("  depends on      tagged health (args.checks)"))
+        #expect(app.contains("  depended on by  Report (app)"))
+    }
+
+    @Test func aContainerWarnsOfCaptiveDependencies() throws {
+        let registry = FactoryRegistry()
+        for key in ["app", "note-store", "report"] { registry.factory(key) { _ in key } }
+        let path = try TestSupport.temporaryFile(Self.graphManifest
+            .replacingOccurrences(of: "App: {", with: "App: { factory: app,")
+            .replacingOccurrences(of: "NoteStore: {", with: "NoteStore: { factory: note-store,")
+            .replacingOccurrences(of: "Report: {", with: "Report: { factory: report,"), name: "services.yaml")
+        let container = try Container(manifest: path, registry: registry, contexts: .none, options: .init(environment: [:]))
+        #expect(container.diagnostics.map(\.message).contains(
+            "captive dependency: Report (singleton) → App (unique) through argument 'app': the singleton instance would keep one App for longer than its scope"))
+    }
 }
