@@ -25,6 +25,23 @@ if CommandLine.arguments.dropFirst().first == "inject-before-bootstrap" {
     exit(0)
 }
 
+// Setting a lazy wrapper's name after its first read stops with a message that says so.
+if CommandLine.arguments.dropFirst().first == "rename-after-read" {
+    final class Holder {
+        @LazyInjected var greeter: Greeter
+    }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).yaml").path
+    try! "wiring: 1\nservices:\n  Greeter: { factory: greeter, args: { greeting: hi }, names: { loud: { args: { greeting: HI } } } }\n"
+        .write(toFile: path, atomically: true, encoding: .utf8)
+    let container = try! Container(manifest: path, registry: registry, contexts: .none)
+    let holder = Holder()
+    holder.$greeter.container = container
+    FileHandle.standardOutput.write(Data("read: \(holder.greeter.text)\n".utf8))
+    holder.$greeter.name = "loud"
+    print("unreachable: \(holder.greeter.text)")
+    exit(0)
+}
+
 guard CommandLine.arguments.count > 1 else {
     FileHandle.standardError.write(Data("usage: ContextProbe MANIFEST [--wiring-context NAMES]\n".utf8))
     exit(2)

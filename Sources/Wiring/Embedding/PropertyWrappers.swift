@@ -27,22 +27,88 @@ public struct Injected<T> {
 
 extension Injected: Sendable where T: Sendable {}
 
+/// What a lazy wrapper resolves from, settable until its first read: the projected value of
+/// ``LazyInjected`` and ``WeakLazyInjected``.
+///
+/// ```swift
+/// final class Report {
+///     @LazyInjected var store: NoteStore
+///     init(archived: Bool) { if archived { $store.name = "archive" } }
+/// }
+/// ```
+///
+/// Setting `name` or `container` after the first read would change nothing, since the value is
+/// kept: it stops the program with a message saying so, as a failed injection does.
+public final class InjectionSettings: @unchecked Sendable {
+    private struct State {
+        var name: String?
+        var container: Container?
+        var isResolved = false
+    }
+
+    private let state: Locked<State>
+
+    @usableFromInline
+    init(name: String?, container: Container?) {
+        state = Locked(State(name: name, container: container))
+    }
+
+    /// The named variant to resolve.
+    public var name: String? {
+        get { state.withLock { $0.name } }
+        set { change("name") { $0.name = newValue } }
+    }
+
+    /// The container to resolve from; ``Container/current`` when `nil`.
+    public var container: Container? {
+        get { state.withLock { $0.container } }
+        set { change("container") { $0.container = newValue } }
+    }
+
+    /// Whether the wrapper has resolved its value.
+    public var isResolved: Bool { state.withLock { $0.isResolved } }
+
+    private func change(_ setting: String, _ update: (inout State) -> Void) {
+        let refused = state.withLock { state -> Bool in
+            guard !state.isResolved else { return true }
+            update(&state)
+            return false
+        }
+        if refused {
+            preconditionFailure("Wiring: '\(setting)' of a lazily injected property was set after its first read; set it before the property is read (in init)")
+        }
+    }
+
+    /// The settings to resolve with; from now on they are fixed.
+    func fix() -> (name: String?, container: Container?) {
+        state.withLock { state in
+            state.isResolved = true
+            return (state.name, state.container)
+        }
+    }
+}
+
 /// Holds a value resolved on first use, for the lazy wrappers; thread-safe.
 @usableFromInline
 final class LazyInjection<T>: @unchecked Sendable {
     /// The value, boxed to cross the lock (the wrapper hands it to whoever reads it).
     private struct Box: @unchecked Sendable { let value: T }
     private let state = Locked<Box?>(nil)
-    private let resolve: () -> T
+    @usableFromInline let settings: InjectionSettings
+    private let resolve: (_ name: String?, _ container: Container?) -> T
 
     @usableFromInline
-    init(_ resolve: @escaping () -> T) { self.resolve = resolve }
+    init(name: String?, container: Container?, _ resolve: @escaping (_ name: String?, _ container: Container?) -> T) {
+        settings = InjectionSettings(name: name, container: container)
+        self.resolve = resolve
+    }
 
     @usableFromInline
     var value: T {
         // Resolving runs outside the lock: a factory may use other wrappers.
         if let box = state.withLock({ $0 }) { return box.value }
-        let resolved = Box(value: resolve())
+        let (name, container) = settings.fix()
+        let resolved = Box(value: resolve(name, container))
         return state.withLock { current in
             if let current { return current.value }
             current = resolved
@@ -65,12 +131,19 @@ public struct LazyInjected<T> {
     /// Prepares to resolve `T`, or its variant `name`, on first read.
     @inlinable
     public init(name: String? = nil, container: Container? = nil) {
-        injection = LazyInjection { Container.resolveForWrapper(T.self, name: name, container: container) }
+        injection = LazyInjection(name: name, container: container) { name, container in
+            Container.resolveForWrapper(T.self, name: name, container: container)
+        }
     }
 
     /// The value, resolved on first read.
     @inlinable
     public var wrappedValue: T { injection.value }
+
+    /// The name and container it resolves with, settable before the first read:
+    /// `$store.name = "archive"`.
+    @inlinable
+    public var projectedValue: InjectionSettings { injection.settings }
 }
 
 /// Resolves its value the first time it is read and holds it weakly: `nil` once nothing else
@@ -88,7 +161,7 @@ public struct WeakLazyInjected<T> {
     /// Prepares to resolve `T`, or its variant `name`, on first read.
     @inlinable
     public init(name: String? = nil, container: Container? = nil) {
-        injection = LazyInjection {
+        injection = LazyInjection(name: name, container: container) { name, container in
             WeakReference(Container.resolveForWrapper(T.self, name: name, container: container) as AnyObject)
         }
     }
@@ -96,6 +169,11 @@ public struct WeakLazyInjected<T> {
     /// The value while something else holds it, else `nil`.
     @inlinable
     public var wrappedValue: T? { injection.value.object as? T }
+
+    /// The name and container it resolves with, settable before the first read:
+    /// `$delegate.name = "fred"`.
+    @inlinable
+    public var projectedValue: InjectionSettings { injection.settings }
 }
 
 /// A weak reference, for ``WeakLazyInjected``.

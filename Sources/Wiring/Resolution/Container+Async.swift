@@ -159,6 +159,7 @@ extension Container {
     ) async throws -> Any {
         let context = FactoryContext(container: self, state: level, arguments: arguments, registration: registration)
         var instance = try await run(registration.makeAsync, or: registration.make, step: -1, context: context)
+        try resolveProperties(of: instance, registration, context: context)
         if let hook = registration.shutdownHook { hooks.append(.init(run: hook, instance: instance)) }
         for index in registration.decorators.indices {
             let decorator = registration.decorators[index]

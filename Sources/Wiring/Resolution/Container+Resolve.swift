@@ -117,7 +117,7 @@ extension Container {
     /// `resolveDependency`'s one step, or `nil` when the registration needs the general path: it
     /// has decorators or keeps its instance.
     private func buildDependency(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any? {
-        guard registration.decorators.isEmpty else { return nil }
+        guard registration.isPlain else { return nil }
         switch registration.keeping {
         case .unique:
             return try produceNested(registration, state: state)

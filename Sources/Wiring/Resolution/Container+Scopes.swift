@@ -141,8 +141,9 @@ extension Container {
         try checkCycle(registration, state: state)
         state.path.append(PathEntry(registration: registration, decorator: -1))
         defer { state.path.removeLast() }
-        var instance = try run(registration.make, factoryKey: registration.factoryKey, context: FactoryContext(
-            container: self, state: state, arguments: arguments, registration: registration))
+        let context = FactoryContext(container: self, state: state, arguments: arguments, registration: registration)
+        var instance = try run(registration.make, factoryKey: registration.factoryKey, context: context)
+        try resolveProperties(of: instance, registration, context: context)
         if let hook = registration.shutdownHook { hooks.append(.init(run: hook, instance: instance)) }
         for index in registration.decorators.indices {
             state.path.append(PathEntry(registration: registration, decorator: index))
@@ -176,6 +177,17 @@ extension Container {
             return try asCurrent { try make(context) }
         } catch {
             throw factoryError(error, factoryKey: factoryKey, context: context)
+        }
+    }
+
+    /// Runs the registration's `resolvingProperties` hooks on the instance its factory built.
+    func resolveProperties(of instance: Any, _ registration: Registration, context: FactoryContext) throws(ResolutionError) {
+        for hook in registration.propertyHooks {
+            do {
+                try hook(context, instance)
+            } catch {
+                throw factoryError(error, factoryKey: registration.factoryKey, context: context)
+            }
         }
     }
 

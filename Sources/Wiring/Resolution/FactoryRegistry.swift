@@ -30,6 +30,8 @@ public final class FactoryRegistry: Sendable {
         package let makeAsync: (@Sendable (FactoryContext) async throws -> Any)?
         /// What ``FactoryRegistration/onShutdown(_:)`` registered for the factory's instances.
         package var shutdown: (@Sendable (Any) async throws -> Void)?
+        /// What `resolvingProperties` added: run on each instance right after the factory.
+        package var properties: [@Sendable (FactoryContext, Any) throws -> Void] = []
         package let location: SourceLocation
 
         /// Whether calling the factory may suspend.
@@ -66,7 +68,7 @@ public final class FactoryRegistry: Sendable {
         _ make: @escaping @Sendable (FactoryContext) throws -> T
     ) -> FactoryRegistration<T> {
         register(key, overriding: overriding, Entry(
-            make: { try make($0) }, makeAsync: nil, location: SourceLocation(file: fileID, line: line, column: 1)))
+            make: { try make($0) }, makeAsync: nil, shutdown: nil, location: SourceLocation(file: fileID, line: line, column: 1)))
     }
 
     /// Registers an asynchronous factory under `key`: one that awaits (a connection, a file,
@@ -113,7 +115,7 @@ public final class FactoryRegistry: Sendable {
         _ make: @escaping @Sendable (FactoryContext) async throws -> T
     ) -> FactoryRegistration<T> {
         register(key, overriding: overriding, Entry(
-            make: { context in throw context.awaitRequired() }, makeAsync: { try await make($0) }, location: location))
+            make: { context in throw context.awaitRequired() }, makeAsync: { try await make($0) }, shutdown: nil, location: location))
     }
 
     private func register<T>(_ key: String, overriding: Bool, _ entry: Entry) -> FactoryRegistration<T> {
@@ -126,6 +128,29 @@ public final class FactoryRegistry: Sendable {
             state.entries[key] = entry
         }
         return FactoryRegistration(registry: self, key: key)
+    }
+
+    /// Adds a hook that runs on each instance the factory registered under `key` builds, right
+    /// after the factory and before any decorator, in the same resolution: property injection
+    /// for instances that cannot take everything in their initializer, also on a registration a
+    /// library made.
+    ///
+    /// ```swift
+    /// registry.resolvingProperties("session", as: Session.self) { r, session in
+    ///     session.delegate = try r.resolve(SessionDelegate.self)
+    /// }
+    /// ```
+    ///
+    /// Hooks run in the order they were added; one that throws fails the resolve as a factory
+    /// that throws does. Meant for classes: a value type's changes would be lost. Add hooks
+    /// before building a container.
+    public func resolvingProperties<T>(_ key: String, as type: T.Type = T.self,
+                                       _ hook: @escaping @Sendable (FactoryContext, T) throws -> Void) {
+        state.withLock { state in
+            state.entries[key]?.properties.append { context, instance in
+                if let typed = instance as? T { try hook(context, typed) }
+            }
+        }
     }
 
     /// Sets the shutdown hook of the factory registered under `key`.
@@ -175,6 +200,19 @@ public struct FactoryRegistration<T>: Sendable {
     /// ```
     ///
     /// Add hooks before building a container: a container takes its factories when it is built.
+    /// Runs `hook` on each instance right after the factory built it, before any decorator, in
+    /// the same resolution (see ``FactoryRegistry/resolvingProperties(_:as:_:)``).
+    ///
+    /// ```swift
+    /// registry.factory("session") { _ in Session() }
+    ///     .resolvingProperties { r, session in session.delegate = try r.resolve() }
+    /// ```
+    @discardableResult
+    public func resolvingProperties(_ hook: @escaping @Sendable (FactoryContext, T) throws -> Void) -> Self {
+        registry.resolvingProperties(key, as: T.self, hook)
+        return self
+    }
+
     @discardableResult
     public func onShutdown(_ hook: @escaping @Sendable (T) async throws -> Void) -> Self {
         registry.setShutdown(key) { instance in

@@ -59,6 +59,10 @@ final class Registration: Sendable {
     let isEager: Bool
     /// `tags:`, for `resolveAll(tagged:)` and `!tagged`.
     let tags: [String]
+    /// The factory's `resolvingProperties` hooks.
+    let propertyHooks: [@Sendable (FactoryContext, Any) throws -> Void]
+    /// Whether a build is the factory alone: no decorators, no property hooks.
+    let isPlain: Bool
 
     init(key: String, name: String?, location: SourceLocation, factoryKey: String,
          factory: FactoryRegistry.Entry, args: consuming LazyArguments,
@@ -74,6 +78,8 @@ final class Registration: Sendable {
         self.scope = scope
         self.keeping = keeping
         self.decorators = decorators
+        propertyHooks = factory.properties
+        isPlain = decorators.isEmpty && factory.properties.isEmpty
         isEager = lifecycle.eager?.value ?? false
         self.tags = tags?.map(\.value) ?? []
         shutdownTimeout = lifecycle.shutdownTimeout?.value

@@ -105,6 +105,33 @@ struct PropertyWrapperTests {
         #expect(Container.current == nil)
     }
 
+    @Test func theLazyWrappersNameAndContainerAreSetBeforeTheFirstRead() throws {
+        let container = try container()
+        final class Holder {
+            @LazyInjected var store: UserStore
+            @WeakLazyInjected var weakStore: UserStore?
+        }
+        let holder = Holder()
+        #expect(!holder.$store.isResolved)
+        holder.$store.container = container
+        holder.$store.name = "archive"
+        holder.$weakStore.container = container
+        holder.$weakStore.name = "archive"
+        let archive = try container.resolve(UserStore.self, name: "archive")
+        #expect(holder.store.describe() == archive.describe())   // the variant is unique: an equal instance
+        #expect(holder.$store.isResolved)
+        #expect(holder.$store.name == "archive")
+        #expect(holder.weakStore.map { $0 === archive } ?? true)
+    }
+
+    @Test func settingALazyWrappersNameAfterTheFirstReadStopsWithAMessage() throws {
+        let output = try BinaryRunner.run("ContextProbe", ["rename-after-read"])
+        #expect(output.status != 0)
+        #expect(output.stdout.contains("read: hi"))
+        #expect(!output.stdout.contains("unreachable"))
+        #expect(output.stderr.contains("Wiring: 'name' of a lazily injected property was set after its first read; set it before the property is read (in init)"))
+    }
+
     @Test func injectingBeforeBootstrapSaysWhatToDo() throws {
         let output = try BinaryRunner.run("ContextProbe", ["inject-before-bootstrap"])
         #expect(output.status != 0)
