@@ -14,6 +14,12 @@ final class Composite: Sendable {
     let a: Leaf1, b: Leaf2, c: Leaf3
     init(a: Leaf1, b: Leaf2, c: Leaf3) { (self.a, self.b, self.c) = (a, b, c) }
 }
+/// `Composite` again, its dependencies declared in the manifest (`!service`) instead of
+/// resolved in code.
+final class DeclaredComposite: Sendable {
+    let a: Leaf1, b: Leaf2, c: Leaf3
+    init(a: Leaf1, b: Leaf2, c: Leaf3) { (self.a, self.b, self.c) = (a, b, c) }
+}
 /// A diamond: `Top` needs `Left` and `Right`, which both need the one `Bottom` of the resolution.
 final class Bottom: Sendable {}
 final class Left: Sendable {
@@ -67,6 +73,10 @@ enum ResolutionBenchmark {
           Leaf2: { factory: leaf2, scope: unique }
           Leaf3: { factory: leaf3, scope: unique }
           Composite: { factory: composite, scope: unique }
+          DeclaredComposite:
+            factory: declared-composite
+            scope: unique
+            args: { a: !service Leaf1, b: !service Leaf2, c: !service Leaf3 }
           Bottom: { factory: bottom, scope: graph }
           Left: { factory: left, scope: unique }
           Right: { factory: right, scope: unique }
@@ -86,6 +96,9 @@ enum ResolutionBenchmark {
         registry.factory("leaf3") { _ in Leaf3() }
         registry.factory("composite") { r in
             Composite(a: try r.resolve(Leaf1.self), b: try r.resolve(Leaf2.self), c: try r.resolve(Leaf3.self))
+        }
+        registry.factory("declared-composite") { r in
+            DeclaredComposite(a: try r.arg("a"), b: try r.arg("b"), c: try r.arg("c"))
         }
         registry.factory("bottom") { _ in Bottom() }
         registry.factory("left") { r in Left(bottom: try r.resolve()) }
@@ -190,6 +203,10 @@ enum ResolutionBenchmark {
                 wiring: loop(iterations) { try wiring.resolve(Composite.self) },
                 swinject: loop(iterations) { swinject.resolve(Composite.self)! },
                 floor: loop(iterations) { Composite(a: Leaf1(), b: Leaf2(), c: Leaf3()) }),
+            Row(name: "unique, 3 declared dependencies", floorName: "3 resolved in code",
+                wiring: loop(iterations) { try wiring.resolve(DeclaredComposite.self) },
+                swinject: loop(iterations) { swinject.resolve(Composite.self)! },
+                floor: loop(iterations) { try wiring.resolve(Composite.self) }),
             Row(name: "graph diamond (4 services)", floorName: "direct init",
                 wiring: loop(iterations) { try wiring.resolve(Top.self) },
                 swinject: loop(iterations) { swinject.resolve(Top.self)! },

@@ -43,6 +43,41 @@ enum ScalingBenchmark {
         }
         printTable(["dimension", "size", "small", "large", "large / small"], rows)
         print(String(format: "worst ratio %.1f for a tenfold step (limit %.0f)", worst, limit))
+        guard only == nil || only == "declared" else { return }
+        try declaredReferences(repetitions: repetitions)
+    }
+
+    /// Validating 10,000 services that each declare a `!service` reference (to the next one,
+    /// so that the graph is one long chain), against the same services without references.
+    static func declaredReferences(repetitions: Int) throws {
+        let count = 10_000
+        let plain = try GeneratedManifest(["services.yaml": head() + services(count, body: { i in "scope: singleton, args: { url: \"$(base)/s\(i)\" }" })])
+        let declared = try GeneratedManifest(["services.yaml": head() + services(count, body: { i in
+            "scope: singleton, args: { url: \"$(base)/s\(i)\"" + (i + 1 < count ? ", next: !service S\(i + 1)" : "") + " }"
+        })])
+        // The same bytes as a plain string: what the references cost beyond their text.
+        let sameText = try GeneratedManifest(["services.yaml": head() + services(count, body: { i in
+            "scope: singleton, args: { url: \"$(base)/s\(i)\"" + (i + 1 < count ? ", next: !!str S\(i + 1)" : "") + " }"
+        })])
+        defer { plain.remove(); declared.remove(); sameText.remove() }
+        func validate(_ path: String) throws -> Any {
+            let validation = ManifestLoader(environment: [:]).validate(path)
+            guard validation.manifest != nil, !validation.diagnostics.containsErrors else {
+                throw BenchmarkError("\(path) does not validate: \(validation.errors.prefix(3))")
+            }
+            return validation
+        }
+        let (measured, ratios) = try interleaved(repetitions: repetitions, [
+            ("plain", { try validate(plain.root) }),
+            ("declared", { try validate(declared.root) }),
+            ("same text", { try validate(sameText.root) }),
+        ])
+        print()
+        printTable(["validate 10,000 services", "time", "ratio"], [
+            ["without references", formatTime(measured[0].median), "1.00×"],
+            ["the same bytes as a tagged string", formatTime(measured[2].median), String(format: "%.2f×", ratios[2])],
+            ["a !service reference each", formatTime(measured[1].median), String(format: "%.2f×", ratios[1])],
+        ])
     }
 
     /// What is timed: validating the manifest with every context checked, then building a

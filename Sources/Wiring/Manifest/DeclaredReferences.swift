@@ -40,23 +40,15 @@ extension Manifest {
 
     private func collect(_ map: ManifestMap?, owner: String, name: String?, into found: inout [DeclaredReference]) {
         guard let map, map.mayHoldServiceReferences else { return }
-        for entry in map.entries { collect(entry.value, path: entry.key, owner: owner, name: name, into: &found) }
-    }
-
-    private func collect(_ value: ManifestValue, path: String, owner: String, name: String?, into found: inout [DeclaredReference]) {
-        switch value.kind {
-        case .service(let reference):
-            found.append(DeclaredReference(owner: owner, ownerName: name, argument: path, target: .service(reference)))
-        case .tagged(let tag):
-            found.append(DeclaredReference(owner: owner, ownerName: name, argument: path, target: .tagged(tag, at: value.location)))
-        case .list(let values):
-            for (index, element) in values.enumerated() {
-                collect(element, path: "\(path)[\(index)]", owner: owner, name: name, into: &found)
+        map.forEachServiceReference { path, value in
+            switch value.kind {
+            case .service(let reference):
+                found.append(DeclaredReference(owner: owner, ownerName: name, argument: path, target: .service(reference)))
+            case .tagged(let tag):
+                found.append(DeclaredReference(owner: owner, ownerName: name, argument: path, target: .tagged(tag, at: value.location)))
+            default:
+                break
             }
-        case .map(let map):
-            for entry in map.entries { collect(entry.value, path: "\(path).\(entry.key)", owner: owner, name: name, into: &found) }
-        default:
-            break
         }
     }
 }

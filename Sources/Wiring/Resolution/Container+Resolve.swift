@@ -114,9 +114,15 @@ extension Container {
         return try resolveInstance(type, name: nil, arguments: .none, state: state)
     }
 
+    /// The instance of `registration`, a dependency of the registration being built in `state`.
+    func dependency(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any {
+        if traceLogger == nil, let built = try buildDependency(registration, state: state) { return built }
+        return try instance(of: registration, arguments: .none, in: state)
+    }
+
     /// `resolveDependency`'s one step, or `nil` when the registration needs the general path: it
     /// has decorators or keeps its instance.
-    private func buildDependency(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any? {
+    func buildDependency(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any? {
         guard registration.isPlain else { return nil }
         switch registration.keeping {
         case .unique:

@@ -21,7 +21,15 @@ extension FactoryContext {
     /// value by the other `arg(_:as:)`; any other type is read as a reference.
     /// - Throws: ``ResolutionError`` when the argument is missing, is not a reference, or its
     ///   service cannot be resolved or is not a `T`.
+    @inlinable
     public func arg<T>(_ key: String, as type: T.Type = T.self) throws(ResolutionError) -> T {
+        if var instance = try referencedInstance(key), let typed = Container.cast(&instance, to: T.self) { return typed }
+        return try referencedArgument(key, as: type)
+    }
+
+    /// `arg(_:as:)` for what its fast path does not take: lists, tags, errors.
+    @usableFromInline
+    func referencedArgument<T>(_ key: String, as type: T.Type) throws(ResolutionError) -> T {
         let value = try referenceArgument(key)
         switch try references(in: value, key: key) {
         case .one(let reference):
@@ -53,6 +61,23 @@ extension FactoryContext {
     }
 
     // MARK: - Reading references
+
+    /// The instance the top-level argument `key` refers to with `!service`, built as a
+    /// dependency resolved in code is; `nil` when it makes no such reference.
+    @usableFromInline
+    func referencedInstance(_ key: String) throws(ResolutionError) -> Any? {
+        guard decorator < 0 else { return nil }
+        // Borrowed, as `r.resolve`'s fast path borrows: the container holds both.
+        return try owner.borrowing { container throws(ResolutionError) -> Any? in
+            guard let target = registration.referencedRegistration(key, in: container) else { return nil }
+            return try target.borrowing { target throws(ResolutionError) -> Any in
+                guard state.isFrozen else { return try container.dependency(target, state: state) }
+                let fork = ResolutionState.fork(of: state)
+                defer { ResolutionState.endFork(fork, container: container) }
+                return try container.dependency(target, state: fork)
+            }
+        }
+    }
 
     private enum References {
         case one(ServiceReference)

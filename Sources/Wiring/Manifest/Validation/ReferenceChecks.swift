@@ -12,21 +12,23 @@ package struct ReferenceChecks {
         let references = manifest.declaredReferences
         guard !references.isEmpty else { return [] }
         var diagnostics: [Diagnostic] = []
-        var edges: [String: [(target: String, reference: DeclaredReference)]] = [:]
+        // By service position: the references each makes that lead to a declared service.
+        var edges = [[(target: Int, reference: Int)]](repeating: [], count: manifest.services.count)
         var tags: Set<String> = []
         for service in manifest.services {
             for tag in service.tags ?? [] { tags.insert(tag.value) }
             for variant in service.names { for tag in variant.tags ?? [] { tags.insert(tag.value) } }
         }
-        for reference in references {
-            let what = "argument '\(reference.argument)' of service '\(reference.owner)'"
+        for (offset, reference) in references.enumerated() {
+            // Made only for a message: most references have none.
+            var what: String { "argument '\(reference.argument)' of service '\(reference.owner)'" }
             switch reference.target {
             case .tagged(let tag, let location):
                 if !tags.contains(tag) {
                     diagnostics.append(.warning("\(what) reads the services tagged '\(tag)', but no service has that tag\(Suggestion.hint(for: tag, in: tags))", at: location))
                 }
             case .service(let target):
-                guard let service = manifest.service(target.service) else {
+                guard let position = manifest.serviceIndex(of: target.service) else {
                     if let off = manifest.switchedOff[target.service] {
                         diagnostics.append(.error(
                             "\(what) refers to service '\(target.service)', which is switched off in context '\(off.value)' (\(off.location))",
@@ -38,6 +40,7 @@ package struct ReferenceChecks {
                     }
                     continue
                 }
+                let service = manifest.services[position]
                 if let name = target.name, service.variant(named: name) == nil {
                     let names = service.names.map(\.name)
                     let list = names.isEmpty ? "it has no named variants" : "its names: " + names.joined(separator: ", ")
@@ -46,11 +49,14 @@ package struct ReferenceChecks {
                         at: target.location))
                     continue
                 }
-                edges[reference.owner, default: []].append((target.service, reference))
-                if let captive = captive(reference, of: target) { diagnostics.append(captive) }
+                guard let owner = manifest.serviceIndex(of: reference.owner) else { continue }
+                edges[owner].append((position, offset))
+                if let captive = captive(reference, of: target, owner: manifest.services[owner], referenced: service) {
+                    diagnostics.append(captive)
+                }
             }
         }
-        diagnostics += cycles(in: edges)
+        diagnostics += cycles(in: edges, references: references)
         return diagnostics
     }
 
@@ -79,8 +85,9 @@ package struct ReferenceChecks {
     }
 
     /// A warning when the owner keeps its instance longer than the instance it refers to.
-    private func captive(_ reference: DeclaredReference, of target: ServiceReference) -> Diagnostic? {
-        guard let owner = manifest.service(reference.owner), let referenced = manifest.service(target.service) else { return nil }
+    private func captive(
+        _ reference: DeclaredReference, of target: ServiceReference, owner: ServiceDefinition, referenced: ServiceDefinition
+    ) -> Diagnostic? {
         let held = lifetime(of: owner, name: reference.ownerName)
         let holds = lifetime(of: referenced, name: target.name)
         // Only an instance kept beyond one resolution can hold another captive.
@@ -95,40 +102,40 @@ package struct ReferenceChecks {
 
     /// Each cycle of declared references, once, with every edge's position, reported at its
     /// first edge. An iterative depth-first walk: linear in services and references.
-    private func cycles(in edges: [String: [(target: String, reference: DeclaredReference)]]) -> [Diagnostic] {
-        enum Mark { case onPath, done }
-        var marks: [String: Mark] = [:]
+    private func cycles(in edges: [[(target: Int, reference: Int)]], references: [DeclaredReference]) -> [Diagnostic] {
+        // 0: not seen; 1: on the walk's path; 2: done.
+        var marks = [UInt8](repeating: 0, count: edges.count)
         var diagnostics: [Diagnostic] = []
-        var reported: Set<[String]> = []
-        for start in manifest.services.map(\.key) where marks[start] == nil && edges[start] != nil {
+        var reported: Set<[Int]> = []
+        for start in edges.indices where marks[start] == 0 && !edges[start].isEmpty {
             // The path: each node with the index of the next edge to follow, and the edge taken to it.
-            var path: [(node: String, next: Int, via: DeclaredReference?)] = [(start, 0, nil)]
-            marks[start] = .onPath
+            var path: [(node: Int, next: Int, via: Int)] = [(start, 0, -1)]
+            marks[start] = 1
             while let top = path.last {
-                let outgoing = edges[top.node] ?? []
+                let outgoing = edges[top.node]
                 guard top.next < outgoing.count else {
-                    marks[top.node] = .done
+                    marks[top.node] = 2
                     path.removeLast()
                     continue
                 }
                 path[path.count - 1].next += 1
                 let (target, reference) = outgoing[top.next]
+                let location = { (edge: Int) in references[edge].location }
                 switch marks[target] {
-                case .onPath?:
-                    guard let from = path.firstIndex(where: { $0.node == target }) else { continue }
+                case 1:
+                    guard let from = path.lastIndex(where: { $0.node == target }) else { continue }
                     let cycle = Array(path[from...])
-                    let nodes = cycle.map(\.node)
-                    let key = nodes.sorted()
-                    guard reported.insert(key).inserted else { continue }
-                    let steps = cycle.dropFirst().map { "\($0.node) (\($0.via!.location))" } + ["\(target) (\(reference.location))"]
-                    let first = cycle.count > 1 ? cycle[1].via!.location : reference.location
+                    guard reported.insert(cycle.map(\.node).sorted()).inserted else { continue }
+                    let key = { (node: Int) in self.manifest.services[node].key }
+                    let steps = cycle.dropFirst().map { "\(key($0.node)) (\(location($0.via)))" } + ["\(key(target)) (\(location(reference)))"]
+                    let first = location(cycle.count > 1 ? cycle[1].via : reference)
                     diagnostics.append(.error(
-                        "circular dependency through declared references: " + ([target] + steps).joined(separator: " → "),
+                        "circular dependency through declared references: " + ([key(target)] + steps).joined(separator: " → "),
                         at: first))
-                case .done?:
+                case 2:
                     continue
-                case nil:
-                    marks[target] = .onPath
+                default:
+                    marks[target] = 1
                     path.append((target, 0, reference))
                 }
             }

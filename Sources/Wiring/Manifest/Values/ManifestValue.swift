@@ -202,6 +202,30 @@ public struct ManifestMap: Sendable {
         return true
     }
 
+    /// Calls `found` with each `!service` or `!tagged` value under the mapping and its path
+    /// (`store`, `stores[1]`, `db.replica`). A stored mapping is walked in its store, building
+    /// nothing for the values that are not references.
+    package func forEachServiceReference(_ found: (_ path: String, _ value: ManifestValue) -> Void) {
+        switch source {
+        case .built(let entries):
+            for entry in entries { Self.walk(entry.value, path: entry.key, found) }
+        case .stored(let store, let index, _):
+            var children = store.children(of: index)
+            while let key = children.next(), let value = children.next() {
+                store.forEachServiceReference(under: value, path: { store.text(key) }, found)
+            }
+        }
+    }
+
+    private static func walk(_ value: ManifestValue, path: String, _ found: (String, ManifestValue) -> Void) {
+        switch value.kind {
+        case .service, .tagged: found(path, value)
+        case .list(let values): for (offset, element) in values.enumerated() { walk(element, path: "\(path)[\(offset)]", found) }
+        case .map(let map): for entry in map.entries { walk(entry.value, path: "\(path).\(entry.key)", found) }
+        default: break
+        }
+    }
+
     func mayHold(environmentOnly: Bool) -> Bool {
         switch source {
         case .built(let entries): entries.contains { $0.value.mayHold(environmentOnly: environmentOnly) }

@@ -75,6 +75,32 @@ extension NodeStore {
         }
     }
 
+    /// Calls `found` with each node tagged `!service` or `!tagged` at or under `index`, and its
+    /// path; the path is only made for what is found.
+    package func forEachServiceReference(
+        under index: Index, path: () -> String, _ found: (String, ManifestValue) -> Void
+    ) {
+        let tag = tag(index)
+        if tag == .service || tag == .tagged {
+            found(path(), ManifestValue(store: self, index: index))
+            return
+        }
+        if isScalar(index) { return }
+        if isMapping(index) {
+            var children = children(of: index)
+            while let key = children.next(), let value = children.next() {
+                forEachServiceReference(under: value, path: { "\(path()).\(self.text(key))" }, found)
+            }
+        } else {
+            var offset = 0
+            for child in children(of: index) {
+                let position = offset
+                forEachServiceReference(under: child, path: { "\(path())[\(position)]" }, found)
+                offset += 1
+            }
+        }
+    }
+
     /// The reference a node tagged `!service` makes: a scalar names the service, a mapping has
     /// `service` and, optionally, `name`. `nil` when it has no service key.
     package func serviceReference(_ index: Index) -> ServiceReference? {
