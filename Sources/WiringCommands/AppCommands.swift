@@ -81,6 +81,53 @@ public struct AppValidateCommand<App: WiringApp>: AsyncParsableCommand {
     }
 }
 
+/// `graph` inside an app: what `wiring graph` draws and, with `--instantiate`, the dependencies
+/// the app's factories resolve in code, found by building every service once, drawn dashed.
+public struct AppGraphCommand<App: WiringApp>: AsyncParsableCommand {
+    /// The command's name and help.
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "graph",
+            abstract: "Draw the wiring; with --instantiate, also what factories resolve in code.",
+            discussion: """
+                Example:
+                  myapp graph config/services.yaml --context staging --instantiate | dot -Tsvg > wiring.svg
+                """)
+    }
+
+    /// What to draw and how.
+    @OptionGroup public var options: GraphOptions
+
+    /// Whether to build every service once and draw what factories resolve in code.
+    @Flag(help: "Build every service once and draw the dependencies factories resolve in code (dashed).")
+    public var instantiate = false
+
+    /// Creates the command; ArgumentParser fills in its arguments.
+    public init() {}
+
+    /// Prints the graph, or the problems that stop it.
+    public func run() async throws {
+        do {
+            let loaded = try ManifestLoader().load(options.path)
+            let manifest = try loaded.applying(contexts: options.contexts)
+            var resolved: [ResolvedEdge] = []
+            if instantiate {
+                let container = try Container(
+                    manifest: loaded, registry: App.makeRegistry(),
+                    contexts: ContextSelection(contexts: options.contexts, environmentVariable: nil, launchArgument: nil, detectsTests: false),
+                    options: Container.Options(recordsResolvedEdges: true))
+                _ = await container.instantiateAll()
+                try? await container.shutdown()
+                resolved = container.resolvedEdges
+            }
+            print(manifest.graph(format: options.format, resolvedEdges: resolved))
+        } catch {
+            for diagnostic in error.diagnostics { print(diagnostic.formatted()) }
+            throw ExitCode(1)
+        }
+    }
+}
+
 /// `catalog` inside an app: prints the app's factory keys as the JSON `wiring validate --catalog`
 /// reads.
 public struct AppCatalogCommand<App: WiringApp>: ParsableCommand {

@@ -19,6 +19,26 @@ public struct GraphCommand: ParsableCommand {
               wiring graph config/services.yaml --context staging --format mermaid
             """)
 
+    /// What to draw and how.
+    @OptionGroup public var options: GraphOptions
+
+    /// Creates the command; ArgumentParser fills in its arguments.
+    public init() {}
+
+    /// Prints the graph, or the problems that stop it.
+    public func run() throws {
+        do {
+            let manifest = try ManifestLoader().load(options.path).applying(contexts: options.contexts)
+            print(manifest.graph(format: options.format))
+        } catch {
+            for diagnostic in error.diagnostics { print(diagnostic.formatted()) }
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// The arguments `graph` takes, shared by `wiring graph` and an app's embedded command.
+public struct GraphOptions: ParsableArguments {
     /// The root manifest.
     @Argument(help: "The root manifest.")
     public var path: String
@@ -31,17 +51,6 @@ public struct GraphCommand: ParsableCommand {
     @Option(help: "dot or mermaid.")
     public var format: GraphFormat = .dot
 
-    /// Creates the command; ArgumentParser fills in its arguments.
+    /// Creates options; ArgumentParser fills them in.
     public init() {}
-
-    /// Prints the graph, or the problems that stop it.
-    public func run() throws {
-        do {
-            let manifest = try ManifestLoader().load(path).applying(contexts: contexts)
-            print(manifest.graph(format: format))
-        } catch {
-            for diagnostic in error.diagnostics { print(diagnostic.formatted()) }
-            throw ExitCode(1)
-        }
-    }
 }

@@ -19,7 +19,7 @@ struct NotesCommand: AsyncParsableCommand {
               WIRING_CONTEXT=test wiring-example add "Groceries" "milk, eggs"
               wiring-example validate config-examples/services.yaml --instantiate
             """,
-        subcommands: [Demo.self, Add.self, List.self, AppValidateCommand<NotesRegistry>.self, AppCatalogCommand<NotesRegistry>.self],
+        subcommands: [Demo.self, Add.self, List.self, AppValidateCommand<NotesRegistry>.self, AppCatalogCommand<NotesRegistry>.self, AppGraphCommand<NotesRegistry>.self],
         defaultSubcommand: Demo.self)
 }
 

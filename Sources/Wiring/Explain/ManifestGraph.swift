@@ -12,7 +12,10 @@ extension Manifest {
     /// refer to (`!service`, solid, labelled with the argument) and its tags.
     ///
     /// Apply contexts first (``applying(contexts:)``) to draw an environment's wiring.
-    public func graph(format: GraphFormat) -> String {
+    ///
+    /// - Parameter resolvedEdges: Dependencies factories resolved in code, as a container
+    ///   records them (``Container/resolvedEdges``): drawn dashed, labelled "resolves".
+    public func graph(format: GraphFormat, resolvedEdges: [ResolvedEdge] = []) -> String {
         struct Node { let id: String; let label: [String]; let kind: Kind }
         enum Kind { case service, type, variant, tag }
         struct Edge { let from: String; let to: String; let label: String; let dashed: Bool }
@@ -80,6 +83,11 @@ extension Manifest {
             case .tagged(let tag, _):
                 edges.append(Edge(from: from, to: tagNode(tag), label: reference.argument, dashed: false))
             }
+        }
+
+        for edge in resolvedEdges {
+            guard let from = ids["service:" + edge.from], let to = ids["service:" + edge.to] else { continue }
+            edges.append(Edge(from: from, to: to, label: "resolves", dashed: true))
         }
 
         func escaped(_ text: String) -> String {

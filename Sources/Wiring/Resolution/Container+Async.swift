@@ -72,6 +72,7 @@ extension Container {
     /// A dependency of an async factory (or any resolve through a context with `await`).
     func resolveAsync(_ type: Any.Type, name: String?, arguments: Arguments, from state: ResolutionState) async throws -> Any {
         let registration = try registration(for: type, name: name, state: state).takeUnretainedValue()
+        if edgeRecorder != nil { recordEdge(to: registration, state: state) }
         return try await instanceAsync(of: registration, arguments: arguments, from: frozen(state))
     }
 
@@ -79,6 +80,7 @@ extension Container {
         guard let target = targets[key] else { throw unknownService(key, state: state) }
         let registration = try registration(in: target, name: name, state: state)
         if state.path.isEmpty { try checkOpen(registration) }
+        if edgeRecorder != nil { recordEdge(to: registration, state: state) }
         return try await instanceAsync(of: registration, arguments: arguments, from: frozen(state))
     }
 

@@ -67,6 +67,7 @@ extension Container {
     private func resolveInstance(
         _ type: Any.Type, of registration: Registration, name: String?, arguments: Arguments, state: ResolutionState?
     ) throws(ResolutionError) -> Any {
+        if edgeRecorder != nil, let state { recordEdge(to: registration, state: state) }
         let id = ObjectIdentifier(type)
         // A kept instance that never expires is cached by the type it is resolved as.
         var cachesInstance = false
@@ -104,7 +105,7 @@ extension Container {
     }
 
     private func resolveDependency(_ type: Any.Type, state: ResolutionState) throws(ResolutionError) -> Any {
-        if traceLogger == nil, !state.path.isEmpty, let registration = knownUnnamedRegistration(ObjectIdentifier(type)) {
+        if usesFastDependencyPath, !state.path.isEmpty, let registration = knownUnnamedRegistration(ObjectIdentifier(type)) {
             // Borrowed for the build, so that the path, the context and the call count nothing.
             let built = try registration.borrowing { registration throws(ResolutionError) in
                 try buildDependency(registration, state: state)
@@ -193,6 +194,7 @@ extension Container {
     func resolve(key: String, name: String?, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
         guard let target = targets[key] else { throw unknownService(key, state: state) }
         let registration = try registration(in: target, name: name, state: state)
+        if edgeRecorder != nil, let state { recordEdge(to: registration, state: state) }
         return try instance(of: registration, arguments: arguments, state: state)
     }
 

@@ -36,15 +36,19 @@ public final class Container: Sendable {
         public var logger: Logger?
         /// How long each shutdown hook may run, unless its service sets `shutdownTimeout:`.
         public var shutdownTimeout: Duration
+        /// Whether the container records which services each factory resolves in code, for
+        /// ``Container/resolvedEdges`` (an app's `graph --instantiate`). Off by default.
+        public var recordsResolvedEdges: Bool
 
         /// Creates options.
         public init(environment: [String: String]? = nil,
                     now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
-                    logger: Logger? = nil, shutdownTimeout: Duration = .seconds(30)) {
+                    logger: Logger? = nil, shutdownTimeout: Duration = .seconds(30), recordsResolvedEdges: Bool = false) {
             self.environment = environment
             self.now = now
             self.logger = logger
             self.shutdownTimeout = shutdownTimeout
+            self.recordsResolvedEdges = recordsResolvedEdges
         }
     }
 
@@ -76,6 +80,11 @@ public final class Container: Sendable {
     let closed = Atomic<Bool>(false)
     /// How long a shutdown hook may run unless its service says otherwise.
     let shutdownTimeout: Duration
+    /// Whether a factory's dependency may take the one-step path: not when every resolve is
+    /// traced or recorded.
+    let usesFastDependencyPath: Bool
+    /// What factories resolved in code, when ``Options/recordsResolvedEdges`` is set.
+    let edgeRecorder: Locked<Set<ResolvedEdge>>?
     /// How many registrations are `scoped`: what a scope's table is sized for.
     let scopedCount: Int
     /// The registrations with each tag, in manifest order.
@@ -156,6 +165,8 @@ public final class Container: Sendable {
         self.registrations = bound.registrations
         self.now = options.now
         shutdownTimeout = options.shutdownTimeout
+        edgeRecorder = options.recordsResolvedEdges ? Locked([]) : nil
+        usesFastDependencyPath = options.recordsResolvedEdges == false && (options.logger.map { $0.logLevel > .trace } ?? true)
         var tagged: [String: [Registration]] = [:]
         for registration in bound.registrations {
             for tag in registration.tags { tagged[tag, default: []].append(registration) }

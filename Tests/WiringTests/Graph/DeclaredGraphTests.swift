@@ -145,4 +145,36 @@ struct DeclaredGraphTests {
         #expect(container.diagnostics.map(\.message).contains(
             "captive dependency: Report (singleton) → App (unique) through argument 'app': the singleton instance would keep one App for longer than its scope"))
     }
+
+    @Test func aContainerRecordsWhatFactoriesResolveInCodeForGraphInstantiate() async throws {
+        let registry = FactoryRegistry()
+        registry.factory("app") { r in
+            _ = try await r.resolve(key: "NoteStore")   // awaited: NoteStore's factory is async
+            return "app"
+        }
+        registry.factory("note-store") { r in
+            _ = try await r.resolve(key: "Report")
+            return "store"
+        }
+        registry.factory("report") { _ in "report" }
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            services:
+              App: { factory: app, scope: unique }
+              NoteStore: { factory: note-store, scope: singleton }
+              Report: { factory: report, scope: singleton }
+            """, name: "services.yaml")
+        let manifest = try #require(ManifestLoader(environment: [:]).validate(path).manifest)
+        let container = try Container(manifest: manifest, registry: registry, contexts: .none,
+                                      options: .init(environment: [:], recordsResolvedEdges: true))
+        #expect(await container.instantiateAll().isEmpty)
+        #expect(container.resolvedEdges == [ResolvedEdge(from: "App", to: "NoteStore"), ResolvedEdge(from: "NoteStore", to: "Report")])
+        let dot = manifest.graph(format: .dot, resolvedEdges: container.resolvedEdges)
+        #expect(dot.contains("  n0 -> n1 [label=\"resolves\", style=dashed];"))
+        #expect(dot.contains("  n1 -> n2 [label=\"resolves\", style=dashed];"))
+        // Off by default: nothing is recorded.
+        let plain = try Container(manifest: manifest, registry: registry, contexts: .none, options: .init(environment: [:]))
+        _ = await plain.instantiateAll()
+        #expect(plain.resolvedEdges.isEmpty)
+    }
 }

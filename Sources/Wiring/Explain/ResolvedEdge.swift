@@ -1,0 +1,29 @@
+/// A dependency a factory resolved in code (`r.resolve(Logger.self)`), as a container records
+/// it with ``Container/Options/recordsResolvedEdges``: `graph --instantiate` draws it dashed.
+public struct ResolvedEdge: Sendable, Hashable {
+    /// The service whose factory resolved.
+    public let from: String
+    /// The service it resolved.
+    public let to: String
+
+    /// Creates an edge.
+    public init(from: String, to: String) {
+        self.from = from
+        self.to = to
+    }
+}
+
+extension Container {
+    /// The dependencies factories resolved in code so far, sorted; empty unless
+    /// ``Options/recordsResolvedEdges`` is set. Run ``instantiateAll()-(_)`` first to record them all.
+    public var resolvedEdges: [ResolvedEdge] {
+        (edgeRecorder?.withLock { $0 } ?? []).sorted { ($0.from, $0.to) < ($1.from, $1.to) }
+    }
+
+    /// Records that the factory building on `state`'s path resolved `registration`.
+    func recordEdge(to registration: Registration, state: ResolutionState) {
+        guard let recorder = edgeRecorder, let parent = state.path.last?.registration else { return }
+        let edge = ResolvedEdge(from: parent.key, to: registration.key)
+        recorder.withLock { _ = $0.insert(edge) }
+    }
+}
