@@ -177,4 +177,25 @@ struct DeclaredGraphTests {
         _ = await plain.instantiateAll()
         #expect(plain.resolvedEdges.isEmpty)
     }
+
+    @Test func aCaptiveDependencyAContextBringsIsReportedWithTheContext() throws {
+        let folder = try TestSupport.temporaryFolder()
+        let path = folder.appendingPathComponent("services.yaml").path
+        try """
+            wiring: 1
+            services:
+              App: { scope: singleton }
+              Clock: { scope: unique }
+            contexts:
+              test:
+                services:
+                  App: { args: { clock: !service Clock } }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let diagnostics = ManifestLoader(environment: [:]).validate(path).diagnostics
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.headline.hasSuffix(
+            "services.yaml:8:29: warning: captive dependency: App (singleton) → Clock (unique) through argument 'clock': the singleton instance would keep one Clock for longer than its scope") == true)
+        #expect(diagnostics.first?.context == "test")
+        #expect(diagnostics.first?.notes.map(\.message) == ["with context test applied"])
+    }
 }

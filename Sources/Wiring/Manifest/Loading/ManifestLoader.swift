@@ -111,21 +111,25 @@ public struct ManifestLoader: Sendable {
             diagnostics += manifest.factoryKeyDiagnostics(registered: factoryKeys)
         }
         if !diagnostics.containsErrors {
-            if !contexts.isEmpty {
+            // Warnings a context brings into the declared graph (a captive dependency through a
+            // reference it adds) are reported with it; those of the manifest as written, once.
+            let seen = Set(diagnostics.map { "\($0.location.map(String.init(describing:)) ?? ""): \($0.message)" })
+            func check(_ names: [String]) {
                 do {
-                    _ = try manifest.applying(contexts: contexts)
+                    let applied = try manifest.applying(contexts: names)
+                    for var warning in ReferenceChecks(manifest: applied).diagnostics() where warning.severity == .warning {
+                        guard !seen.contains("\(warning.location.map(String.init(describing:)) ?? ""): \(warning.message)") else { continue }
+                        warning.context = names.joined(separator: ",")
+                        warning.notes.append(Diagnostic.Note("with context\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) applied"))
+                        diagnostics.append(warning)
+                    }
                 } catch {
                     diagnostics += error.diagnostics
                 }
             }
+            if !contexts.isEmpty { check(contexts) }
             if eachContext {
-                for context in manifest.contexts where !contexts.contains(context.name) {
-                    do {
-                        _ = try manifest.applying(contexts: [context.name])
-                    } catch {
-                        diagnostics += error.diagnostics
-                    }
-                }
+                for context in manifest.contexts where !contexts.contains(context.name) { check([context.name]) }
             }
         }
 
