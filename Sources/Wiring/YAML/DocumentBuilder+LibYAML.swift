@@ -30,7 +30,7 @@ extension DocumentBuilder {
         if let tag = YAMLTag(text) { return tag }
         let shown = text.hasPrefix("tag:yaml.org,2002:") ? "!!" + text.dropFirst(18) : text
         diagnostics.append(.error(
-            "unknown tag '\(shown)'; a manifest is plain data (tags allowed: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !secret, !replace)",
+            "unknown tag '\(shown)'; a manifest is plain data (tags allowed: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !secret, !replace, !service, !tagged)",
             at: location(line: line, column: column)))
         return .none
     }

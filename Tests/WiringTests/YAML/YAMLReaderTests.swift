@@ -251,8 +251,8 @@ struct YAMLReaderTests {
 
     @Test func unknownTagsAreRejected() {
         #expect(errors("a: !!python/object/apply:os.system [ls]\nb: !custom x\n") == [
-            "t.yaml:1:4: error: unknown tag '!!python/object/apply:os.system'; a manifest is plain data (tags allowed: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !secret, !replace)",
-            "t.yaml:2:4: error: unknown tag '!custom'; a manifest is plain data (tags allowed: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !secret, !replace)",
+            "t.yaml:1:4: error: unknown tag '!!python/object/apply:os.system'; a manifest is plain data (tags allowed: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !secret, !replace, !service, !tagged)",
+            "t.yaml:2:4: error: unknown tag '!custom'; a manifest is plain data (tags allowed: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !secret, !replace, !service, !tagged)",
         ])
     }
 
