@@ -1,5 +1,5 @@
 // An app's own command-line tool that embeds Wiring's commands with its registry, as the
-// README shows. The end-to-end tests run it.
+// README describes (WiringCommands). The end-to-end tests run it.
 import ArgumentParser
 import Wiring
 import WiringCommands
