@@ -80,6 +80,12 @@ enum ScalingBenchmark {
         ])
     }
 
+    /// Validates one manifest, for a profiler (`--profile-validate PATH`).
+    static func profileValidate(_ path: String) {
+        let validation = ManifestLoader(environment: [:]).validate(path)
+        print("\(path): \(validation.diagnostics.count) diagnostics")
+    }
+
     /// What is timed: validating the manifest with every context checked, then building a
     /// container from the validated manifest.
     static func work(_ path: String) throws -> Any {

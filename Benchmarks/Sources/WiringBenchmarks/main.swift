@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: WiringBenchmarks [resolution] [async] [loading] [scaling] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N]
+// Usage: WiringBenchmarks [resolution] [async] [loading] [scaling] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH]
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
@@ -29,6 +29,12 @@ if let count = option("--profile-bare").flatMap(Int.init) {
 if let count = option("--profile-contexts").flatMap(Int.init) {
     let size = option("--sizes")?.split(separator: ",").compactMap { Int($0) }.first ?? 10_000
     try LoadingBenchmark.profileContexts(services: size, builds: count)
+    exit(0)
+}
+
+// `--profile-validate PATH`: only validate the manifest at PATH once, for a profiler.
+if let path = option("--profile-validate") {
+    ScalingBenchmark.profileValidate(path)
     exit(0)
 }
 

@@ -3,6 +3,8 @@
 package struct DeclaredReference: Sendable {
     /// The service whose argument makes the reference.
     package let owner: String
+    /// The owner's position in the manifest's services.
+    package let ownerIndex: Int
     /// The owner's named variant, when the reference is in a variant's args.
     package let ownerName: String?
     /// The argument, as a path: `store`, `stores[1]`, `db.replica`.
@@ -29,23 +31,23 @@ extension Manifest {
     /// manifest order. Only args the loader saw a `!service` or `!tagged` in are walked.
     package var declaredReferences: [DeclaredReference] {
         var found: [DeclaredReference] = []
-        for service in services {
-            collect(service.args, owner: service.key, name: nil, into: &found)
+        for (index, service) in services.enumerated() {
+            collect(service.args, owner: (service.key, index), name: nil, into: &found)
             for variant in service.names {
-                collect(variant.args, owner: service.key, name: variant.name, into: &found)
+                collect(variant.args, owner: (service.key, index), name: variant.name, into: &found)
             }
         }
         return found
     }
 
-    private func collect(_ map: ManifestMap?, owner: String, name: String?, into found: inout [DeclaredReference]) {
+    private func collect(_ map: ManifestMap?, owner: (key: String, index: Int), name: String?, into found: inout [DeclaredReference]) {
         guard let map, map.mayHoldServiceReferences else { return }
         map.forEachServiceReference { path, value in
             switch value.kind {
             case .service(let reference):
-                found.append(DeclaredReference(owner: owner, ownerName: name, argument: path, target: .service(reference)))
+                found.append(DeclaredReference(owner: owner.key, ownerIndex: owner.index, ownerName: name, argument: path, target: .service(reference)))
             case .tagged(let tag):
-                found.append(DeclaredReference(owner: owner, ownerName: name, argument: path, target: .tagged(tag, at: value.location)))
+                found.append(DeclaredReference(owner: owner.key, ownerIndex: owner.index, ownerName: name, argument: path, target: .tagged(tag, at: value.location)))
             default:
                 break
             }

@@ -49,9 +49,8 @@ package struct ReferenceChecks {
                         at: target.location))
                     continue
                 }
-                guard let owner = manifest.serviceIndex(of: reference.owner) else { continue }
-                edges[owner].append((position, offset))
-                if let captive = captive(reference, of: target, owner: manifest.services[owner], referenced: service) {
+                edges[reference.ownerIndex].append((position, offset))
+                if let captive = captive(reference, of: target, owner: manifest.services[reference.ownerIndex], referenced: service) {
                     diagnostics.append(captive)
                 }
             }
