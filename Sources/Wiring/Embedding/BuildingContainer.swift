@@ -8,6 +8,21 @@ enum BuildingContainer {
         return Unmanaged<Container>.fromOpaque(pointer).takeUnretainedValue()
     }
 
+    /// The service whose factory runs on this thread, when its container records resolved edges.
+    static var service: String? {
+        ThreadState.withCurrent { $0.buildingService }
+    }
+
+    /// Runs `body` with `service` as the service building on this thread.
+    static func with<R>(service: String, _ body: () throws -> R) rethrows -> R {
+        let previous = ThreadState.withCurrent { thread in
+            defer { thread.buildingService = service }
+            return thread.buildingService
+        }
+        defer { ThreadState.withCurrent { $0.buildingService = previous } }
+        return try body()
+    }
+
     /// Runs `body` with `container` as the building container of this thread.
     static func with<R>(_ container: Container, _ body: () throws -> R) rethrows -> R {
         let pointer = Unmanaged.passUnretained(container).toOpaque()

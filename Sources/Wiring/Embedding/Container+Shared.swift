@@ -70,10 +70,12 @@ extension Container {
         bootstrapped.write { $0 = container }
     }
 
-    /// Runs a factory with this container as the current one, so the property wrappers of the
-    /// instance it builds resolve from the container building it.
-    func asCurrent<R>(_ body: () throws -> R) rethrows -> R {
-        try BuildingContainer.with(self, body)
+    /// Runs the factory of `registration` with this container as the current one, so the
+    /// property wrappers of the instance it builds resolve from the container building it (and,
+    /// when edges are recorded, count as its dependencies).
+    func asCurrent<R>(building registration: Registration, _ body: () throws -> R) rethrows -> R {
+        guard edgeRecorder != nil else { return try BuildingContainer.with(self, body) }
+        return try BuildingContainer.with(self) { try BuildingContainer.with(service: registration.key, body) }
     }
 
     /// Runs `operation` with `container` as the current container for this task and the tasks

@@ -67,12 +67,13 @@ extension Container {
     private func resolveInstance(
         _ type: Any.Type, of registration: Registration, name: String?, arguments: Arguments, state: ResolutionState?
     ) throws(ResolutionError) -> Any {
-        if edgeRecorder != nil, let state { recordEdge(to: registration, state: state) }
+        if edgeRecorder != nil { recordEdge(to: registration, state: state) }
         let id = ObjectIdentifier(type)
-        // A kept instance that never expires is cached by the type it is resolved as.
+        // A kept instance that never expires is cached by the type it is resolved as (not while
+        // edges are recorded: a cached resolve would not reach the recorder).
         var cachesInstance = false
         var generation = 0
-        if name == nil, registration.isCachedByType {
+        if name == nil, registration.isCachedByType, edgeRecorder == nil {
             cachesInstance = true
             var kept: InstanceBox?
             typeCache.read { cache in
@@ -194,7 +195,7 @@ extension Container {
     func resolve(key: String, name: String?, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
         guard let target = targets[key] else { throw unknownService(key, state: state) }
         let registration = try registration(in: target, name: name, state: state)
-        if edgeRecorder != nil, let state { recordEdge(to: registration, state: state) }
+        if edgeRecorder != nil { recordEdge(to: registration, state: state) }
         return try instance(of: registration, arguments: arguments, state: state)
     }
 

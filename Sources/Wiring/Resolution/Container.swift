@@ -37,7 +37,9 @@ public final class Container: Sendable {
         /// How long each shutdown hook may run, unless its service sets `shutdownTimeout:`.
         public var shutdownTimeout: Duration
         /// Whether the container records which services each factory resolves in code, for
-        /// ``Container/resolvedEdges`` (an app's `graph --instantiate`). Off by default.
+        /// ``Container/resolvedEdges`` (an app's `graph --instantiate`), property wrappers of the
+        /// instances synchronous factories build included. Off by default; when on, warm
+        /// singleton resolves take the slower path so that each one is recorded.
         public var recordsResolvedEdges: Bool
 
         /// Creates options.

@@ -178,6 +178,27 @@ struct DeclaredGraphTests {
         #expect(plain.resolvedEdges.isEmpty)
     }
 
+    @Test func propertyWrappersOfAnInstanceAFactoryBuildsAreRecordedAsItsEdges() throws {
+        let registry = FactoryRegistry()
+        registry.factory("report") { _ in EdgeReport() }     // its @Injected resolves the clock
+        registry.factory("clock") { _ in "12:00" }
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            services:
+              EdgeReport: { factory: report, scope: unique }
+              String: { factory: clock, scope: singleton }
+            """, name: "services.yaml")
+        let manifest = try #require(ManifestLoader(environment: [:]).validate(path).manifest)
+        let container = try Container(manifest: manifest, registry: registry, contexts: .none,
+                                      options: .init(environment: [:], recordsResolvedEdges: true))
+        _ = try container.resolve(String.self)           // built first: the edge must not need a build
+        #expect(try container.resolve(EdgeReport.self).clock == "12:00")
+        #expect(container.resolvedEdges == [ResolvedEdge(from: "EdgeReport", to: "String")])
+        // A wrapper resolved outside any factory is nobody's dependency.
+        _ = Container.using(container) { EdgeReport() }
+        #expect(container.resolvedEdges.count == 1)
+    }
+
     @Test func aCaptiveDependencyAContextBringsIsReportedWithTheContext() throws {
         let folder = try TestSupport.temporaryFolder()
         let path = folder.appendingPathComponent("services.yaml").path
@@ -198,4 +219,9 @@ struct DeclaredGraphTests {
         #expect(diagnostics.first?.context == "test")
         #expect(diagnostics.first?.notes.map(\.message) == ["with context test applied"])
     }
+}
+
+/// A type whose dependency comes through a property wrapper, not its factory.
+private final class EdgeReport {
+    @Injected var clock: String
 }
