@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -11,6 +11,10 @@ let package = Package(
         .library(name: "WiringServiceLifecycle", targets: ["WiringServiceLifecycle"]),
         .executable(name: "wiring", targets: ["WiringCLI"]),
         .executable(name: "wiring-example", targets: ["WiringExample"]),
+        // Validates a target's manifests on every build and generates its factory keys.
+        .plugin(name: "WiringValidate", targets: ["WiringValidate"]),
+        // `swift package wiring validate|explain|graph …`.
+        .plugin(name: "WiringCommandPlugin", targets: ["WiringCommandPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -51,13 +55,34 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The `wiring` tool the plugins run; see its source for why it is a target of its own.
+        .executableTarget(
+            name: "WiringPluginTool",
+            dependencies: ["WiringCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .plugin(
+            name: "WiringValidate",
+            capability: .buildTool(),
+            dependencies: ["WiringPluginTool"],
+            path: "Sources/WiringValidatePlugin"
+        ),
+        .plugin(
+            name: "WiringCommandPlugin",
+            capability: .command(
+                intent: .custom(verb: "wiring", description: "Validate, explain or graph the package's Wiring manifests.")),
+            dependencies: ["WiringPluginTool"],
+            path: "Sources/WiringCommandPlugin"
+        ),
         // The example app: a notes tool wired by config-examples/ (README's main command).
         .executableTarget(
             name: "WiringExample",
             dependencies: [
                 "Wiring", "WiringCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // wiring-plugin.json points the plugin at config-examples/.
+            exclude: ["wiring-plugin.json"],
+            plugins: ["WiringValidate"]
         ),
         // The libFuzzer target for the reader and the loader: Tests/Fuzz/fuzz.sh builds and runs it.
         .executableTarget(name: "WiringFuzz", dependencies: ["Wiring"], path: "Tests/Fuzz", exclude: ["fuzz.sh", "lsan.supp", "seeds"]),
@@ -91,7 +116,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("InternalImportsByDefault"),
         .enableUpcomingFeature("ExistentialAny"),

@@ -20,6 +20,16 @@ public import Wiring
 public protocol WiringApp {
     /// The app's registry, with every factory registered.
     static func makeRegistry() -> FactoryRegistry
+
+    /// The keys the `WiringValidate` build plugin generated for the app's manifests
+    /// (`WiringFactoryKeys.self`): `validate --instantiate` reports each one the registry lacks,
+    /// also those of manifests and contexts it was not given. `nil` (the default) skips that.
+    static var factoryKeys: (any FactoryKeySet.Type)? { get }
+}
+
+extension WiringApp {
+    /// No generated keys to check.
+    public static var factoryKeys: (any FactoryKeySet.Type)? { nil }
 }
 
 /// `validate` inside an app: everything `wiring validate` checks, plus the app's factory keys,
@@ -64,7 +74,10 @@ public struct AppValidateCommand<App: WiringApp>: AsyncParsableCommand {
                 let container = try Container(
                     manifest: manifest, registry: registry,
                     contexts: ContextSelection(contexts: contexts, environmentVariable: nil, launchArgument: nil, detectsTests: false))
-                var diagnostics = await container.instantiateAll()
+                var diagnostics = (App.factoryKeys?.missing(in: registry) ?? []).map { key in
+                    Diagnostic.error("factory '\(key)', which the app's manifests name (WiringFactoryKeys), is not registered", at: nil)
+                }
+                diagnostics += await container.instantiateAll()
                 // What the dry run opened is closed again: every kept instance's shutdown hooks.
                 do {
                     try await container.shutdown()

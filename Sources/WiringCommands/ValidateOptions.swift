@@ -32,6 +32,10 @@ public struct ValidateOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Check factory keys against the catalog an app exports (its 'catalog' command).", valueName: "file"))
     public var catalog: String?
 
+    /// Whether the paths may include imports and overlay files, to be checked through their roots.
+    @Flag(help: ArgumentHelp("Check only the roots among the paths: skip a file another one imports or overlays.", visibility: .hidden))
+    public var rootsOnly = false
+
     /// The output format.
     @Option(help: "text or json.")
     public var format: OutputFormat = .text
@@ -55,6 +59,7 @@ public struct ValidateOptions: ParsableArguments {
             }
         }
         let loader = ManifestLoader()
+        let paths = rootsOnly ? ManifestRoots.roots(among: paths, loader: loader) : paths
         let options = ValidationOptions(contexts: contexts, eachContext: allContexts || contexts.isEmpty, factoryKeys: keys)
         if reports.isEmpty {
             for path in paths {
@@ -68,7 +73,7 @@ public struct ValidateOptions: ParsableArguments {
             }
         }
         switch format {
-        case .text: printText(reports)
+        case .text: printText(reports, manifests: paths.count)
         case .json: printJSON(reports)
         }
         if reports.contains(where: { $0.diagnostics.containsErrors }) { throw ExitCode(1) }
@@ -85,7 +90,7 @@ public struct ValidateOptions: ParsableArguments {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
-    private func printText(_ reports: [Report]) {
+    private func printText(_ reports: [Report], manifests: Int) {
         var errors = 0, warnings = 0
         for report in reports {
             for diagnostic in report.diagnostics { print(diagnostic.formatted()) }
@@ -95,7 +100,7 @@ public struct ValidateOptions: ParsableArguments {
                 print("\(report.path): \(count(manifest.services.count, "service")), \(count(manifest.contexts.count, "context")), \(count(manifest.files.count, "file"))")
             }
         }
-        var summary = "\(count(errors, "error")), \(count(warnings, "warning")) in \(count(paths.count, "manifest"))"
+        var summary = "\(count(errors, "error")), \(count(warnings, "warning")) in \(count(manifests, "manifest"))"
         if !contexts.isEmpty { summary += " with context\(contexts.count == 1 ? "" : "s") \(contexts.joined(separator: ", "))" }
         if allContexts || contexts.isEmpty {
             let names = Set(reports.flatMap(\.contextNames)).sorted()

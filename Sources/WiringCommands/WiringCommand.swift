@@ -11,7 +11,7 @@ public struct WiringCommand: AsyncParsableCommand {
               wiring validate config-examples/services.yaml
             """,
         version: "0.1.0",
-        subcommands: [ValidateCommand.self, ExplainCommand.self, GraphCommand.self, SchemaCommand.self])
+        subcommands: [ValidateCommand.self, ExplainCommand.self, GraphCommand.self, SchemaCommand.self, BuildCheckCommand.self])
 
     /// Creates the command; ArgumentParser fills in its options.
     public init() {}

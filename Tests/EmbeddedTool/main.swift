@@ -26,10 +26,27 @@ enum ContextApp: WiringApp {
     }
 }
 
+/// The keys the build plugin would generate for an app whose manifests name a factory its
+/// registry lacks (written by hand: this tool does not apply the plugin).
+enum GeneratedKeys: FactoryKeySet {
+    static let all: [FactoryKey] = ["greeter", "smtp-mailer"]
+}
+
+/// The same app, with the generated keys that `validate --instantiate` checks.
+enum KeyedApp: WiringApp {
+    static func makeRegistry() -> FactoryRegistry { ContextApp.makeRegistry() }
+    static var factoryKeys: (any FactoryKeySet.Type)? { GeneratedKeys.self }
+}
+
+/// `embedded-tool keyed validate …`: validate for ``KeyedApp``.
+struct Keyed: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(subcommands: [AppValidateCommand<KeyedApp>.self])
+}
+
 @main
 struct EmbeddedTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "embedded-tool",
         abstract: "An app's tool with Wiring's commands embedded.",
-        subcommands: [AppValidateCommand<ContextApp>.self, AppCatalogCommand<ContextApp>.self, ExplainCommand.self])
+        subcommands: [AppValidateCommand<ContextApp>.self, AppCatalogCommand<ContextApp>.self, ExplainCommand.self, Keyed.self])
 }

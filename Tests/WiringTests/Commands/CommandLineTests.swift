@@ -212,6 +212,14 @@ struct CommandLineTests {
         #expect(typo.stdout.contains("unbound.yaml:4:14: error: service 'Logger' uses factory 'loger', which is not registered"))
     }
 
+    @Test func anAppsValidateInstantiateReportsGeneratedKeysItsRegistryLacks() throws {
+        let output = try BinaryRunner.run("EmbeddedTool", ["keyed", "validate", contexts, "--context", "test", "--instantiate"])
+        #expect(output.status == 1)
+        #expect(output.stdout.hasPrefix("error: factory 'smtp-mailer', which the app's manifests name (WiringFactoryKeys), is not registered\n"))
+        // Without --instantiate the generated keys are not consulted.
+        #expect(try BinaryRunner.run("EmbeddedTool", ["keyed", "validate", contexts, "--context", "test"]).status == 0)
+    }
+
     @Test func anAppsCatalogFeedsWiringValidate() throws {
         let catalog = try BinaryRunner.run("EmbeddedTool", ["catalog"])
         #expect(catalog.status == 0)

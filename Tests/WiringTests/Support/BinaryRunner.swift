@@ -32,16 +32,32 @@ enum BinaryRunner {
     static func run(
         _ name: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(300)
     ) throws -> Output {
-        let process = Process()
-        process.executableURL = folder.appendingPathComponent(name)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: TestSupport.packageRoot)
         let sanitizerOptions = ProcessInfo.processInfo.environment.filter {
             ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"].contains($0.key)
         }
+        return try run(executable: folder.appendingPathComponent(name), arguments, in: TestSupport.packageRoot,
+                       environment: environment
+                           .merging(["SWIFT_BACKTRACE": "enable=no"]) { given, _ in given }
+                           .merging(sanitizerOptions) { given, _ in given },
+                       timeout: timeout)
+    }
+
+    /// Runs the `swift` driver (`swift build …`, `swift package …`) in `folder`, with this
+    /// process's environment.
+    static func swift(_ arguments: [String], in folder: String, timeout: Duration = .seconds(900)) throws -> Output {
+        try run(executable: URL(fileURLWithPath: "/usr/bin/env"), ["swift"] + arguments, in: folder,
+                environment: ProcessInfo.processInfo.environment, timeout: timeout)
+    }
+
+    /// Runs `executable` in `folder` with exactly `environment`.
+    static func run(
+        executable: URL, _ arguments: [String], in folder: String, environment: [String: String], timeout: Duration
+    ) throws -> Output {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
         process.environment = environment
-            .merging(["SWIFT_BACKTRACE": "enable=no"]) { given, _ in given }
-            .merging(sanitizerOptions) { given, _ in given }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

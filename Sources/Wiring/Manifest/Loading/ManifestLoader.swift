@@ -149,7 +149,8 @@ public struct ManifestLoader: Sendable {
         return ManifestValidation(
             manifest: failed ? nil : manifest.with(diagnostics: diagnostics),
             diagnostics: diagnostics,
-            contextNames: manifest.contexts.map(\.name))
+            contextNames: manifest.contexts.map(\.name),
+            assembled: manifest)
     }
 }
 
@@ -179,6 +180,9 @@ public struct ManifestValidation: Sendable {
     public let diagnostics: [Diagnostic]
     /// The contexts the manifest defines, found even when it has errors.
     public let contextNames: [String]
+    /// The manifest as read and assembled, also when it has errors: what a tool can still
+    /// learn from a broken manifest (its files, the factory keys it names).
+    package let assembled: Manifest
 
     /// Whether no diagnostic is an error (warnings allowed).
     public var succeeded: Bool { !diagnostics.containsErrors }

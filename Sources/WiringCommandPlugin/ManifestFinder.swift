@@ -1,0 +1,1 @@
+../WiringValidatePlugin/ManifestFinder.swift

@@ -1,0 +1,107 @@
+public import ArgumentParser
+import Foundation
+import Wiring
+
+/// `wiring build-check`: what the `WiringValidate` build plugin runs for a target. Not meant
+/// to be typed: the plugin passes absolute paths, so that every diagnostic prints as
+/// `/abs/path:line:col: error: …`, the form SwiftPM and Xcode show at the line.
+///
+/// It validates the target's root manifests (a file another one imports, or an overlay file,
+/// is checked through its root), warns of factory keys no Swift source of the target names,
+/// and writes `WiringFactoryKeys` (see ``FactoryKeySet``). Exits 1 when any diagnostic is an
+/// error, which fails the build.
+public struct BuildCheckCommand: AsyncParsableCommand {
+    /// The command's name; hidden from help.
+    public static let configuration = CommandConfiguration(
+        commandName: "build-check",
+        abstract: "Validate a target's manifests and generate its factory keys (run by the WiringValidate build plugin).",
+        shouldDisplay: false)
+
+    /// The manifests found in the target: files that start with `wiring:`.
+    @Option(name: .customLong("manifest"), help: "A manifest of the target (repeat).")
+    public var manifests: [String] = []
+
+    /// The target's `wiring-plugin.json`, if it has one.
+    @Option(help: "The target's wiring-plugin.json.")
+    public var config: String?
+
+    /// A file listing the Swift sources to look for registrations in, one path per line.
+    @Option(help: "A file listing the target's Swift sources, one per line.")
+    public var sources: String?
+
+    /// Where to write `WiringFactoryKeys`.
+    @Option(help: "The Swift file to generate.")
+    public var output: String
+
+    /// Creates the command; ArgumentParser fills in its arguments.
+    public init() {}
+
+    /// Validates, prints diagnostics, writes the generated keys.
+    /// - Throws: `ExitCode(1)` when any diagnostic is an error.
+    public func run() async throws {
+        var diagnostics: [Diagnostic] = []
+        var configuration = PluginConfiguration()
+        var paths = manifests
+        if let config {
+            do {
+                configuration = try PluginConfiguration(contentsOf: config)
+                let folder = URL(fileURLWithPath: config).deletingLastPathComponent()
+                paths += configuration.manifests.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL.path }
+            } catch {
+                diagnostics += error.diagnostics
+            }
+        }
+        let loader = ManifestLoader()
+        let options = ValidationOptions(contexts: configuration.contexts, eachContext: true)
+        let roots = ManifestRoots.roots(among: paths, loader: loader).map { (path: $0, result: loader.validate($0, options: options)) }
+        var uses: [Manifest.FactoryKeyUse] = []
+        for root in roots {
+            diagnostics += root.result.diagnostics
+            uses += root.result.assembled.factoryKeyUses
+        }
+        let generated = FactoryKeysSource(uses: uses)
+        if configuration.registrations != .off, let sources {
+            diagnostics += try registrationDiagnostics(uses, generated: generated, sourceList: sources,
+                                                       severity: configuration.registrations == .error ? .error : .warning)
+        }
+        if configuration.strict {
+            for index in diagnostics.indices where diagnostics[index].severity == .warning { diagnostics[index].severity = .error }
+        }
+        for diagnostic in diagnostics { print(diagnostic.formatted()) }
+        try Self.write(generated.text, to: output)
+        if diagnostics.containsErrors { throw ExitCode(1) }
+    }
+
+    /// A diagnostic for each factory key that no source in the list names, at the manifest's
+    /// first use of it.
+    private func registrationDiagnostics(
+        _ uses: [Manifest.FactoryKeyUse], generated: FactoryKeysSource, sourceList: String, severity: Diagnostic.Severity
+    ) throws -> [Diagnostic] {
+        var scan = RegistrationScan()
+        let list = try String(contentsOfFile: sourceList, encoding: .utf8)
+        for path in list.split(separator: "\n") where !path.isEmpty {
+            if let text = try? String(contentsOfFile: String(path), encoding: .utf8) { scan.scan(text) }
+        }
+        let names = Dictionary(generated.constants.map { ($0.key, $0.name) }, uniquingKeysWith: { first, _ in first })
+        var reported: Set<String> = []
+        var diagnostics: [Diagnostic] = []
+        for use in uses where reported.insert(use.key).inserted {
+            guard !scan.names(use.key, constant: names[use.key] ?? use.key) else { continue }
+            var diagnostic = Diagnostic(
+                severity,
+                "service '\(use.owner)' uses factory '\(use.key)', which no Swift source of this target registers: register it with registry.factory(WiringFactoryKeys.\(names[use.key] ?? use.key)) { … }",
+                at: use.location)
+            diagnostic.context = use.context
+            diagnostics.append(diagnostic)
+        }
+        return diagnostics
+    }
+
+    /// Writes `text` unless the file already holds it, so an unchanged file does not make the
+    /// target compile again.
+    private static func write(_ text: String, to path: String) throws {
+        if let existing = try? String(contentsOfFile: path, encoding: .utf8), existing == text { return }
+        try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+}

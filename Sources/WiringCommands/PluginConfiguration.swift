@@ -1,0 +1,86 @@
+import Foundation
+import Wiring
+
+/// `wiring-plugin.json` in a target that applies the `WiringValidate` build plugin: more
+/// manifests than the ones it finds, contexts to check together, and how strict to be.
+///
+/// ```json
+/// {
+///   "manifests": ["../../config/services.yaml"],
+///   "contexts": ["production"],
+///   "strict": false,
+///   "registrations": "warning"
+/// }
+/// ```
+struct PluginConfiguration: Decodable, Equatable {
+    /// More root manifests, relative to the file.
+    var manifests: [String] = []
+    /// Contexts to check applied together, in order (each context is always checked alone too).
+    var contexts: [String] = []
+    /// Whether warnings fail the build.
+    var strict = false
+    /// What a factory key no Swift source of the target names is: a warning, an error, or nothing.
+    var registrations: RegistrationCheck = .warning
+
+    enum RegistrationCheck: String, Decodable {
+        case warning, error, off
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case manifests, contexts, strict, registrations
+    }
+
+    init() {}
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        for key in container.allKeys where CodingKeys(rawValue: key.stringValue) == nil {
+            let known = CodingKeys.allCases.map(\.rawValue)
+            throw ConfigurationError(
+                "unknown key '\(key.stringValue)'\(Suggestion.hint(for: key.stringValue, in: known)) (keys: \(known.joined(separator: ", ")))")
+        }
+        let keyed = try decoder.container(keyedBy: CodingKeys.self)
+        manifests = try keyed.decodeIfPresent([String].self, forKey: .manifests) ?? []
+        contexts = try keyed.decodeIfPresent([String].self, forKey: .contexts) ?? []
+        strict = try keyed.decodeIfPresent(Bool.self, forKey: .strict) ?? false
+        registrations = try keyed.decodeIfPresent(RegistrationCheck.self, forKey: .registrations) ?? .warning
+    }
+
+    /// Reads the file at `path`.
+    /// - Throws: a ``ManifestError``, with one clear line.
+    init(contentsOf path: String) throws(ManifestError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ManifestError("cannot read plugin configuration '\(path)': \(error.localizedDescription)", at: nil)
+        }
+        do {
+            self = try JSONDecoder().decode(PluginConfiguration.self, from: data)
+        } catch let error as ConfigurationError {
+            throw ManifestError("\(path): \(error.message)", at: nil)
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.dataCorrupted(let context) {
+            let key = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw ManifestError("\(path): \(key.isEmpty ? "" : "'\(key)': ")\(Self.describe(context))", at: nil)
+        } catch {
+            throw ManifestError("\(path): not a Wiring plugin configuration: \(error)", at: nil)
+        }
+    }
+
+    private static func describe(_ context: DecodingError.Context) -> String {
+        if context.codingPath.last?.stringValue == "registrations" { return "expected \"warning\", \"error\" or \"off\"" }
+        return context.debugDescription
+    }
+
+    private struct ConfigurationError: Error {
+        let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Finds a target's manifests. Shared by both plugins (the command plugin's copy is a link to
+/// this file): plugins cannot depend on a library.
+enum ManifestFinder {
+    /// The `.yaml` and `.yml` files under `folder` that start with `wiring:`, sorted.
+    static func manifests(under folder: URL) -> [URL] {
+        guard let walker = FileManager.default.enumerator(
+            at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        else { return [] }
+        var found: [URL] = []
+        for case let url as URL in walker where ["yaml", "yml"].contains(url.pathExtension) && startsWithWiring(url) {
+            found.append(url.standardizedFileURL)
+        }
+        return found.sorted { $0.path < $1.path }
+    }
+
+    /// Whether the file's first line that is neither blank nor a comment starts with `wiring:`.
+    /// Reads at most the first 64 KiB.
+    static func startsWithWiring(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        let head = String(decoding: (try? handle.read(upToCount: 65_536)) ?? Data(), as: UTF8.self)
+        for line in head.split(whereSeparator: \.isNewline) {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty || text.hasPrefix("#") || text == "---" { continue }
+            return text.hasPrefix("wiring:")
+        }
+        return false
+    }
+
+    /// The manifests `wiring-plugin.json` lists, relative to it; the tool reports a file it
+    /// cannot read.
+    static func listed(in config: URL) -> [URL] {
+        struct Listed: Decodable { var manifests: [String]? }
+        guard let data = try? Data(contentsOf: config), let listed = try? JSONDecoder().decode(Listed.self, from: data) else { return [] }
+        return (listed.manifests ?? []).map { URL(fileURLWithPath: $0, relativeTo: config.deletingLastPathComponent()).standardizedFileURL }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import PackagePlugin
+
+/// The `WiringValidate` build-tool plugin: on every build where a manifest (or a Swift source)
+/// of the target changed, runs `wiring build-check` on the target's manifests. Its
+/// diagnostics print as `/path:line:col: error: …`, so SwiftPM and Xcode show them at the
+/// manifest's line, and an error fails the build. It also adds `WiringFactoryKeys` to the
+/// target: a constant for each factory key the manifests name.
+///
+/// A target's manifests are the `.yaml`/`.yml` files under its folder whose first line that is
+/// neither blank nor a comment starts with `wiring:`, and those its `wiring-plugin.json` lists.
+@main
+struct WiringValidate: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: any Target) async throws -> [Command] {
+        guard let target = target as? SourceModuleTarget else { return [] }
+        let folder = target.directoryURL
+        var manifests = ManifestFinder.manifests(under: folder)
+        let config = folder.appending(path: "wiring-plugin.json")
+        var arguments = ["build-check"]
+        var inputs: [URL] = []
+        if FileManager.default.fileExists(atPath: config.path) {
+            arguments += ["--config", config.path]
+            inputs.append(config)
+            // The listed manifests are inputs too, so that editing one rebuilds.
+            manifests += ManifestFinder.listed(in: config)
+        }
+        let swiftSources = ([target] + target.recursiveTargetDependencies.compactMap { $0 as? SourceModuleTarget })
+            .flatMap { $0.sourceFiles(withSuffix: "swift").map(\.url) }
+        let work = context.pluginWorkDirectoryURL
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let sourceList = work.appending(path: "swift-sources.txt")
+        try Data(swiftSources.map(\.path).joined(separator: "\n").utf8).write(to: sourceList)
+        let output = work.appending(path: "WiringFactoryKeys.swift")
+        arguments += ["--sources", sourceList.path, "--output", output.path]
+        for manifest in manifests where !manifest.path.isEmpty {
+            arguments += ["--manifest", manifest.path]
+        }
+        return [
+            .buildCommand(
+                displayName: "Validating the Wiring manifests of \(target.name)",
+                executable: try context.tool(named: "WiringPluginTool").url,
+                arguments: arguments,
+                inputFiles: inputs + manifests + swiftSources,
+                outputFiles: [output])
+        ]
+    }
+}

@@ -1,0 +1,4 @@
+import Wiring
+
+let registry = FactoryRegistry()
+registry.factory(WiringFactoryKeys.fileNoteStor) { _ in "notes" }
