@@ -21,8 +21,12 @@ struct WiringValidate: BuildToolPlugin {
         if FileManager.default.fileExists(atPath: config.path) {
             arguments += ["--config", config.path]
             inputs.append(config)
-            // The listed manifests are inputs too, so that editing one rebuilds.
-            manifests += ManifestFinder.listed(in: config)
+            // The listed manifests are checked too. They and the manifests beside them (what
+            // they import, their overlays) are inputs, so that editing one validates again.
+            let listed = ManifestFinder.listed(in: config)
+            manifests += listed
+            let folders = Set(listed.map { $0.deletingLastPathComponent().path }).sorted()
+            inputs += folders.flatMap { ManifestFinder.manifests(under: URL(fileURLWithPath: $0)) }
         }
         let swiftSources = ([target] + target.recursiveTargetDependencies.compactMap { $0 as? SourceModuleTarget })
             .flatMap { $0.sourceFiles(withSuffix: "swift").map(\.url) }
