@@ -1,0 +1,45 @@
+// swift-tools-version:6.2
+// NotesServer: a JSON API for notes on Hummingbird 2, wired by Wiring's manifests in config/.
+import Foundation
+import PackageDescription
+
+// Wiring is the repository this example sits in; SwiftPM names a path dependency after its
+// folder, so the product is looked up under that name.
+let wiring = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("../..").standardized
+
+let package = Package(
+    name: "NotesServer",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "notes-server", targets: ["NotesServer"]),
+    ],
+    dependencies: [
+        .package(path: wiring.path),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+    ],
+    targets: [
+        // The app: services, routes, middleware, and how the container is made.
+        .target(
+            name: "NotesServerApp",
+            dependencies: [
+                .product(name: "Wiring", package: wiring.lastPathComponent),
+                .product(name: "WiringServiceLifecycle", package: wiring.lastPathComponent),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `swift run notes-server`: reads config/, serves until SIGTERM or SIGINT.
+        .executableTarget(
+            name: "NotesServer",
+            dependencies: ["NotesServerApp"]
+        ),
+        .testTarget(
+            name: "NotesServerTests",
+            dependencies: ["NotesServerApp", .product(name: "Wiring", package: wiring.lastPathComponent)]
+        ),
+    ]
+)

@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import UnixSignals
+import Wiring
+import WiringServiceLifecycle
+
+/// The notes server: a container from `config/`, a Hummingbird router whose requests each get
+/// a Wiring scope, and a service group that drains requests before the container shuts down.
+public enum NotesServerApp {
+    /// The manifests beside the sources, for `swift run`; `NOTES_CONFIG` names another folder.
+    public static let defaultConfig = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("config").path
+
+    /// The contexts to apply: `APP_ENV` or `WIRING_CONTEXT` (or `--wiring-context`) when set,
+    /// `development` when neither is.
+    public static func contexts(environment: [String: String]) -> ContextSelection {
+        let named = environment["APP_ENV"].map { [$0] } ?? (environment["WIRING_CONTEXT"] == nil ? ["development"] : [])
+        return ContextSelection(contexts: named, environmentVariable: "WIRING_CONTEXT", launchArgument: "--wiring-context", detectsTests: false)
+    }
+
+    /// The container for the manifests in `config`, with `contexts` applied. Tests pass a
+    /// registry with some factories overridden.
+    /// - Throws: `ManifestError` with every problem at its `file:line:col`.
+    public static func makeContainer(
+        config: String = defaultConfig, contexts: ContextSelection, environment: [String: String],
+        registry: FactoryRegistry = registry()
+    ) throws -> Container {
+        try Container(manifest: config + "/services.yaml", registry: registry, contexts: contexts,
+                      options: .init(environment: environment))
+    }
+
+    /// The HTTP application for `container`; `onServerRunning` gets the port it listens on.
+    public static func makeApplication(
+        container: Container, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws -> some ApplicationProtocol {
+        let settings = try await container.resolve(ServerSettings.self)
+        let logger = try await container.resolve(Logger.self)
+        let router = Router(context: AppRequestContext.self)
+        router.add(middleware: RequestCountingMiddleware(container: container))
+        router.add(middleware: RequestScopeMiddleware(container: container))
+        Routes.add(to: router, container: container)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "NotesServer"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
+            logger: logger)
+    }
+
+    /// Runs the container and the server in one service group: `gracefulShutdownSignals`
+    /// (SIGTERM and SIGINT from the command line) make the server drain its requests, then the
+    /// container shut down, each instance in reverse order of construction.
+    public static func run(
+        container: Container, gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
+        let group = try await makeServiceGroup(
+            container: container, gracefulShutdownSignals: gracefulShutdownSignals, onServerRunning: onServerRunning)
+        try await group.run()
+    }
+
+    /// The service group ``run(container:gracefulShutdownSignals:onServerRunning:)`` runs, with
+    /// the container started: the container first, so that it shuts down after the server.
+    public static func makeServiceGroup(
+        container: Container, gracefulShutdownSignals: [UnixSignal] = [],
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws -> ServiceGroup {
+        // Eager services (the store) are ready before the server listens.
+        try await container.start()
+        let logger = try await container.resolve(Logger.self)
+        let app = try await makeApplication(container: container, onServerRunning: onServerRunning)
+        return ServiceGroup(services: [ContainerService(container), app],
+                            gracefulShutdownSignals: gracefulShutdownSignals, logger: logger)
+    }
+}
+
+/// Counts requests in the `RequestCounter` singleton, which logs the count at shutdown.
+struct RequestCountingMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let container: Container
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await container.resolve(RequestCounter.self).increment()
+        return try await next(request, context)
+    }
+}

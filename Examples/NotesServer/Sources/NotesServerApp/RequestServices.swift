@@ -1,0 +1,103 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// The request being served, set by ``RequestScopeMiddleware`` for the task that serves it, so
+/// that request-`scoped` factories can read its id.
+public enum CurrentRequest {
+    /// The request's id and Hummingbird's logger for it.
+    @TaskLocal public static var info: (id: String, logger: Logger)?
+}
+
+/// A logger for one request: every line carries the request id. `scoped`: one per request.
+public struct RequestLog: Sendable {
+    public let requestID: String
+    public let logger: Logger
+}
+
+/// What one request did to the store, logged when its scope ends. `scoped`.
+public final class UnitOfWork: Sendable {
+    public let requestID: String
+    private let log: RequestLog
+    private let operations = Atomic(0)
+    private let ended = Atomic(false)
+
+    public init(log: RequestLog) {
+        self.requestID = log.requestID
+        self.log = log
+    }
+
+    func record(_ operation: String) {
+        operations.add(1, ordering: .relaxed)
+        log.logger.debug("\(operation)")
+    }
+
+    /// The shutdown hook of a scoped instance: runs when the request's scope ends.
+    public func end() {
+        guard !ended.exchange(true, ordering: .relaxed) else { return }
+        log.logger.debug("unit of work ended after \(operations.load(ordering: .relaxed)) operations")
+    }
+
+    /// Whether the scope has ended: the tests check that each request's unit ends.
+    public var hasEnded: Bool { ended.load(ordering: .relaxed) }
+}
+
+/// The notes a request reads and writes, through the store, in the request's unit of work,
+/// logged with the request id. `scoped`, with three dependencies declared in the manifest.
+public struct NoteQueries: Sendable {
+    public let store: any NoteStore
+    public let unit: UnitOfWork
+    public let log: RequestLog
+
+    func all() async throws -> [Note] {
+        unit.record("list notes")
+        return try await store.all()
+    }
+
+    func note(id: Int) async throws -> Note? {
+        unit.record("read note \(id)")
+        return try await store.note(id: id)
+    }
+
+    func add(_ note: NewNote) async throws -> Note {
+        unit.record("add note")
+        let added = try await store.add(note)
+        log.logger.info("added note \(added.id)")
+        return added
+    }
+
+    func delete(id: Int) async throws -> Bool {
+        unit.record("delete note \(id)")
+        return try await store.delete(id: id)
+    }
+}
+
+/// How many requests the server answered; logged at shutdown. A singleton built by the first
+/// request, so it shuts down before the store, which `start()` built first.
+public final class RequestCounter: Sendable {
+    private let count = Atomic(0)
+    private let logger: Logger
+
+    init(logger: Logger) { self.logger = logger }
+
+    func increment() { count.add(1, ordering: .relaxed) }
+
+    func close() {
+        logger.info("shutdown: request counter closed after \(count.load(ordering: .relaxed)) requests")
+    }
+}
+
+/// The token `DELETE` requires as `Authorization: Bearer …`: a secret from the environment.
+public struct AdminToken: Sendable {
+    let value: String
+
+    func allows(_ authorization: String?) -> Bool {
+        authorization == "Bearer \(value)"
+    }
+}
+
+/// Where the server listens.
+public struct ServerSettings: Sendable {
+    public let host: String
+    public let port: Int
+}

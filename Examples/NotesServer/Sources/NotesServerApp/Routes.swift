@@ -1,0 +1,39 @@
+import Hummingbird
+import Wiring
+
+/// The JSON API: each route resolves what it needs from the request's scope.
+enum Routes {
+    static func add(to router: Router<AppRequestContext>, container: Container) {
+        router.get("/notes") { _, context -> [Note] in
+            try await queries(context).all()
+        }
+        router.post("/notes") { request, context -> EditedResponse<Note> in
+            let new = try await request.decode(as: NewNote.self, context: context)
+            guard !new.title.isEmpty else { throw HTTPError(.badRequest, message: "a note needs a title") }
+            return EditedResponse(status: .created, response: try await queries(context).add(new))
+        }
+        router.get("/notes/:id") { _, context -> Note in
+            let id = try context.parameters.require("id", as: Int.self)
+            guard let note = try await queries(context).note(id: id) else { throw HTTPError(.notFound, message: "no note \(id)") }
+            return note
+        }
+        router.delete("/notes/:id") { request, context -> HTTPResponse.Status in
+            let token = try await context.requestScope().resolve(AdminToken.self)
+            guard token.allows(request.headers[.authorization]) else { throw HTTPError(.unauthorized, message: "DELETE needs the admin token") }
+            let id = try context.parameters.require("id", as: Int.self)
+            guard try await queries(context).delete(id: id) else { throw HTTPError(.notFound, message: "no note \(id)") }
+            return .noContent
+        }
+        router.get("/health") { _, context -> EditedResponse<HealthReport> in
+            let checks: [any HealthCheck] = try await container.resolveAll(tagged: "health-check")
+            var results: [String: Bool] = [:]
+            for check in checks { results[check.name] = await check.check() }
+            let healthy = results.values.allSatisfy { $0 }
+            return EditedResponse(status: healthy ? .ok : .serviceUnavailable, response: HealthReport(healthy: healthy, checks: results))
+        }
+    }
+
+    private static func queries(_ context: AppRequestContext) async throws -> NoteQueries {
+        try await context.requestScope().resolve(NoteQueries.self)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import NotesServerApp
+import Synchronization
+import Testing
+import Wiring
+
+@Suite("NotesServer over loopback")
+struct NotesServerTests {
+    @Test func everyRouteAnswers() async throws {
+        let server = try await TestServer.start()
+        #expect(try await server.request("GET", "/notes").text == "[]")
+        let created = try await server.request("POST", "/notes", json: #"{"title": "Ship it", "body": "on Friday"}"#)
+        #expect(created.status == 201)
+        #expect(try created.json(Note.self) == Note(id: 1, title: "Ship it", body: "on Friday"))
+        #expect(try await server.request("GET", "/notes/1").json(Note.self).title == "Ship it")
+        #expect(try await server.request("GET", "/notes").json([Note].self).count == 1)
+        #expect(try await server.request("GET", "/notes/2").status == 404)
+        #expect(try await server.request("POST", "/notes", json: #"{"title": ""}"#).status == 400)
+        // DELETE needs the admin token, from NOTES_ADMIN_TOKEN or its default.
+        #expect(try await server.request("DELETE", "/notes/1").status == 401)
+        #expect(try await server.request("DELETE", "/notes/1", headers: ["Authorization": "Bearer dev-token"]).status == 204)
+        #expect(try await server.request("GET", "/notes/1").status == 404)
+        let health = try await server.request("GET", "/health")
+        #expect(health.status == 200)
+        #expect(health.text.contains(#""healthy":true"#))
+        #expect(health.text.contains(#""store":true"#) && health.text.contains(#""uptime":true"#))
+        try await server.shutDown()
+    }
+
+    @Test func concurrentRequestsGetTheirOwnScopedInstancesAndShareTheSingleton() async throws {
+        // The test's registry records the units of work and holds each until both requests
+        // have one, so that both scopes are open at once.
+        let units = Mutex<[UnitOfWork]>([])
+        let bothStarted = AsyncGate(count: 2)
+        let registry = NotesServerApp.registry()
+        registry.factory("unit-of-work", overriding: true) { r in
+            let unit = UnitOfWork(log: try r.arg("log", as: RequestLog.self))
+            units.withLock { $0.append(unit) }
+            await bothStarted.arrive()
+            return unit
+        }
+        .onShutdown { unit in unit.end() }
+        let server = try await TestServer.start(registry: registry)
+        async let first = server.request("GET", "/notes")
+        async let second = server.request("GET", "/notes")
+        let replies = try await [first, second]
+        #expect(replies.map(\.status) == [200, 200], "\(replies.map(\.text))")
+        let made = units.withLock { $0 }
+        try #require(made.count == 2)
+        #expect(made[0] !== made[1])
+        #expect(made[0].requestID != made[1].requestID)
+        // Each request's scope ended once its response was written.
+        #expect(made.allSatisfy { $0.hasEnded })
+        // The singleton store is one instance for both.
+        let store = try await server.container.resolve((any NoteStore).self)
+        let posted = try await server.request("POST", "/notes", json: #"{"title": "shared"}"#)
+        #expect(posted.status == 201, "\(posted.text)")
+        let titles = try await store.all().map(\.title)
+        #expect(titles == ["shared"])
+        try await server.shutDown()
+    }
+
+    @Test func theTestContextSwapsTheStore() async throws {
+        let test = try await TestServer.start()
+        let memory = try await test.container.resolve((any NoteStore).self)
+        #expect(memory is InMemoryNoteStore)
+        try await test.shutDown()
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID())")
+        let development = try await TestServer.start(contexts: .explicit("development"), environment: ["NOTES_DIR": folder.path])
+        let file = try await development.container.resolve((any NoteStore).self)
+        #expect(file is FileNoteStore)
+        let posted = try await development.request("POST", "/notes", json: #"{"title": "on disk"}"#)
+        #expect(posted.status == 201, "\(posted.text)")
+        try await development.shutDown()
+        let saved = try JSONDecoder().decode([Note].self, from: Data(contentsOf: folder.appendingPathComponent("notes.json")))
+        #expect(saved.map(\.title) == ["on disk"])
+    }
+
+    @Test func gracefulShutdownLetsARequestInFlightFinishBeforeTheStoreCloses() async throws {
+        // The request's unit of work waits, in the handler, until the test lets it go.
+        let inHandler = AsyncGate(count: 2), release = AsyncGate(count: 2)
+        let registry = NotesServerApp.registry()
+        registry.factory("unit-of-work", overriding: true) { r in
+            let unit = UnitOfWork(log: try r.arg("log", as: RequestLog.self))
+            await inHandler.arrive()
+            await release.arrive()
+            return unit
+        }
+        let server = try await TestServer.start(registry: registry)
+        let store = try await server.container.resolve((any NoteStore).self)
+        async let reply = server.request("GET", "/notes")
+        await inHandler.arrive()
+        async let shutDown: Void = server.shutDown()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await store.closeCount == 0, "the store stays open while a request is in flight")
+        await release.arrive()
+        #expect(try await reply.status == 200)
+        try await shutDown
+        #expect(await store.closeCount == 1)
+    }
+
+    @Test func gracefulShutdownClosesTheStoreExactlyOnce() async throws {
+        let server = try await TestServer.start()
+        let store = try await server.container.resolve((any NoteStore).self)
+        _ = try await server.request("GET", "/health")
+        #expect(await store.closeCount == 0)
+        try await server.shutDown()
+        #expect(await store.closeCount == 1)
+        #expect(server.container.isShutDown)
+    }
+}
+
+/// Holds callers until `count` of them have arrived, then lets everyone through, later
+/// callers too.
+actor AsyncGate {
+    private let count: Int
+    private var arrived = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) { self.count = count }
+
+    func arrive() async {
+        arrived += 1
+        guard arrived < count else {
+            for continuation in waiting { continuation.resume() }
+            waiting = []
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+}
