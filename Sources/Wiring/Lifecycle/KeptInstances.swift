@@ -6,7 +6,7 @@
 final class KeptInstances: Sendable {
     /// One hook and the instance it shuts down.
     struct Hook: @unchecked Sendable {
-        let run: @Sendable (Any) async throws -> Void
+        let run: ShutdownHook
         let instance: Any
     }
 
@@ -58,7 +58,19 @@ final class KeptInstances: Sendable {
                 } else {
                     instance = hook.instance
                 }
-                if let error = await HookRun.run(hook.run, on: instance, timeout: timeout) {
+                let failure: (any Error)?
+                switch hook.run {
+                case .immediate(let run):
+                    do {
+                        try run(instance)
+                        failure = nil
+                    } catch {
+                        failure = error
+                    }
+                case .timed(let run):
+                    failure = await HookRun.run(run, on: instance, timeout: timeout)
+                }
+                if let error = failure {
                     failures.append(ShutdownError.Failure(
                         service: record.registration.key, name: record.registration.name,
                         location: record.registration.location, error: error))
@@ -79,12 +91,12 @@ private final class HookRun: @unchecked Sendable {
 
     static func run(_ hook: @escaping @Sendable (Any) async throws -> Void, on instance: Any, timeout: Duration) async -> (any Error)? {
         let run = HookRun()
-        let box = KeptInstances.Hook(run: hook, instance: instance)
+        let box = UncheckedInstance(value: instance)
         return await withCheckedContinuation { continuation in
             run.outcome.withLock { $0.continuation = continuation }
             let work = Task {
                 do {
-                    try await box.run(box.instance)
+                    try await hook(box.value)
                     run.end(nil)
                 } catch {
                     run.end(error)
@@ -110,4 +122,10 @@ private final class HookRun: @unchecked Sendable {
         continuation.resume(returning: error)
         return true
     }
+}
+
+/// An instance handed to the task that runs its hook: the container built it for sharing
+/// across tasks.
+private struct UncheckedInstance: @unchecked Sendable {
+    let value: Any
 }

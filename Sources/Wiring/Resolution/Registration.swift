@@ -77,7 +77,7 @@ final class Registration: Sendable {
     /// The async factory, when the service's is one.
     let makeAsync: (@Sendable (FactoryContext) async throws -> Any)?
     /// The factory's shutdown hook, if it has one.
-    let shutdownHook: (@Sendable (Any) async throws -> Void)?
+    let shutdownHook: ShutdownHook?
     /// How long each shutdown hook may run; the container's default when `nil`.
     let shutdownTimeout: Duration?
     let scope: Scope

@@ -103,6 +103,34 @@ struct RequestScopeTests {
         #expect(journal.count("close Connection") == 100)
     }
 
+    @Test func aSynchronousHookRunsInPlaceAnAsyncOneInItsOwnTaskAndBothFailuresAreCollected() async throws {
+        // Which task each hook ran in, by the task's hash.
+        let hookTasks = Locked<[String: Int?]>([:])
+        let registry = FactoryRegistry()
+        registry.factory("unit-of-work") { r in
+            UnitOfWork(connection: try await r.resolve(Connection.self), pool: try await r.resolve(Pool.self))
+        }.onShutdown { _ in
+            hookTasks.withLock { $0["UnitOfWork"] = withUnsafeCurrentTask { $0?.hashValue } }
+            throw StoreUnavailable()
+        }
+        registry.factory("connection") { _ in Connection() }.onShutdown { _ in
+            await Task.yield()
+            hookTasks.withLock { $0["Connection"] = withUnsafeCurrentTask { $0?.hashValue } }
+            throw StoreUnavailable()
+        }
+        registry.factory("pool") { _ in try await Pool.connect() }
+        registry.factory("captive-store") { _ in Store() }
+        let container = try AsyncFixture.container(Self.manifest, registry: registry)
+        let scope = container.makeScope()
+        _ = try await scope.resolve(UnitOfWork.self)
+        let ending = withUnsafeCurrentTask { $0?.hashValue }
+        let error = await #expect(throws: ShutdownError.self) { try await scope.end() }
+        #expect(error?.failures.map(\.service) == ["UnitOfWork", "Connection"])
+        let tasks = hookTasks.withLock { $0 }
+        #expect(tasks["UnitOfWork"] == ending)
+        #expect(tasks["Connection"] != nil && tasks["Connection"] != ending)
+    }
+
     @Test func theBodyOfWithScopeSeesItsErrorAndTheScopeStillEnds() async throws {
         let journal = Journal()
         let container = try AsyncFixture.container(Self.manifest, registry: Self.registry(journal))
