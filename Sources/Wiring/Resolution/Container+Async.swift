@@ -72,14 +72,19 @@ extension Container {
     /// A dependency of an async factory (or any resolve through a context with `await`).
     func resolveAsync(_ type: Any.Type, name: String?, arguments: Arguments, from state: ResolutionState) async throws -> Any {
         let registration = try registration(for: type, name: name, state: state).takeUnretainedValue()
-        if edgeRecorder != nil { recordEdge(to: registration, state: state) }
-        return try await instanceAsync(of: registration, arguments: arguments, from: frozen(state))
+        return try await dependencyAsync(registration, arguments: arguments, from: state)
     }
 
     func resolveAsync(key: String, name: String?, arguments: Arguments, from state: ResolutionState) async throws -> Any {
         guard let target = targets[key] else { throw unknownService(key, state: state) }
         let registration = try registration(in: target, name: name, state: state)
         if state.path.isEmpty { try checkOpen(registration) }
+        return try await dependencyAsync(registration, arguments: arguments, from: state)
+    }
+
+    /// The instance of `registration`, a dependency awaited from the resolution in `state`:
+    /// resolved by type or key, or the service a `!service` argument refers to.
+    func dependencyAsync(_ registration: Registration, arguments: Arguments, from state: ResolutionState) async throws -> Any {
         if edgeRecorder != nil { recordEdge(to: registration, state: state) }
         return try await instanceAsync(of: registration, arguments: arguments, from: frozen(state))
     }

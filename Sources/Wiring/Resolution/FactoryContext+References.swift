@@ -47,6 +47,14 @@ extension FactoryContext {
     /// on the way is async.
     /// - Throws: ``ResolutionError``, or `CancellationError`.
     public func resolve<T>(arg key: String, as type: T.Type = T.self) async throws -> T {
+        // A single `!service` reference: the registration is looked up once per registration.
+        if decorator < 0, let target = registration.referencedRegistration(key, in: container) {
+            var instance = try await container.dependencyAsync(target.takeUnretainedValue(), arguments: .none, from: state)
+            if let typed = Container.cast(&instance, to: T.self) { return typed }
+            if case .one(let reference) = try references(in: try referenceArgument(key), key: key) {
+                return try typed(instance, as: type, key: key, reference: reference)
+            }
+        }
         let value = try referenceArgument(key)
         switch try references(in: value, key: key) {
         case .one(let reference):

@@ -85,6 +85,31 @@ struct ServiceReferenceTests {
         #expect(stores.all.map(\.url) == ["primary", "archive"])
     }
 
+    @Test func anAsyncFactoryAwaitsSingleReferencesAndAMismatchNamesTheReference() async throws {
+        let registry = Self.registry()
+        registry.factory("archive", overriding: true) { r in
+            Archive(primary: try await r.resolve(arg: "primary"), archive: try await r.resolve(arg: "archive", as: UserStore.self),
+                    checks: [])
+        }
+        let path = try TestSupport.temporaryFile("wiring: 1\n" + Self.manifest, name: "services.yaml")
+        let container = try Container(manifest: path, registry: registry, contexts: .none, options: .init(environment: [:]))
+        let archive = try await container.resolve(Archive.self)
+        #expect(archive.primary === (try await container.resolve(UserStore.self)))
+        #expect(archive.archive === (try await container.resolve(UserStore.self, name: "archive")))
+        // The test context points `primary` at the archive.
+        let test = try Container(manifest: path, registry: registry, contexts: .explicit("test"), options: .init(environment: [:]))
+        #expect(try await test.resolve(Archive.self).primary.url == "archive")
+
+        registry.factory("archive", overriding: true) { r in
+            _ = try await r.resolve(arg: "primary", as: DiskCheck.self)
+            return Archive(primary: UserStore(url: ""), archive: UserStore(url: ""), checks: [])
+        }
+        let mismatched = try Container(manifest: path, registry: registry, contexts: .none, options: .init(environment: [:]))
+        let error = await #expect(throws: ResolutionError.self) { try await mismatched.resolve(Archive.self) }
+        #expect(error?.message.contains("argument 'primary' of service Archive refers to UserStore (") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("), which produced UserStore, not a DiskCheck") == true)
+    }
+
     @Test func tagsResolveInManifestOrderAndContextsReplaceThem() throws {
         let container = try Self.container()
         let checks: [any HealthCheck] = try container.resolveAll(tagged: "health-check")
