@@ -12,6 +12,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "notes-server", targets: ["NotesServer"]),
+        // For Benchmark/, a package of its own: `swift run` here has one executable to run.
+        .library(name: "NotesServerApp", targets: ["NotesServerApp"]),
     ],
     dependencies: [
         .package(path: wiring.path),

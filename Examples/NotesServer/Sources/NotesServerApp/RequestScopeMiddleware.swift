@@ -20,31 +20,44 @@ public struct AppRequestContext: RequestContext {
     }
 }
 
-/// Makes a Wiring scope for each request and ends it once the response has been written (or
-/// when the handler fails), so that the request's `scoped` instances shut down then, in
-/// reverse order.
+/// Makes a Wiring scope for each request and ends it once the response body has been
+/// produced in full (or when the handler fails), so that the request's `scoped` instances shut
+/// down then, in reverse order:
+/// - a body of known length up to ``gatheredBodyLimit`` (every JSON answer of this API) is
+///   gathered while the scope is open, the scope ends, and the gathered bytes go out as one
+///   buffer, which Hummingbird writes with the head in a single batch;
+/// - any other body (streamed, or longer) is wrapped so that the scope ends after its last
+///   byte has been written. The wrapped body is written in three parts instead of one batch:
+///   on the notes server that costs about 10 µs of CPU per request, more than the container's
+///   own work for a request (about 4 µs; `notes-server-benchmark`).
 struct RequestScopeMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let container: Container
+
+    /// The longest body gathered in memory before the scope ends.
+    static let gatheredBodyLimit = 64 * 1024
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let scope = container.makeScope()
         var context = context
         context.scope = scope
-        let response: Response
+        let logger = context.logger
+        var response: Response
         do {
-            response = try await CurrentRequest.$info.withValue((context.id, context.logger)) {
+            response = try await CurrentRequest.$info.withValue((context.id, logger)) {
                 try await next(request, context)
             }
+            if let length = response.body.contentLength, length <= Self.gatheredBodyLimit {
+                response.body = try await Self.gather(response.body)
+                await Self.end(scope, logger: logger)
+                return response
+            }
         } catch {
-            await Self.end(scope, logger: context.logger)
+            await Self.end(scope, logger: logger)
             throw error
         }
-        // The body is written after this returns: end the scope when it has been.
-        var ended = response
         let body = response.body
-        let logger = context.logger
-        ended.body = ResponseBody(contentLength: body.contentLength) { writer in
+        response.body = ResponseBody(contentLength: body.contentLength) { writer in
             do {
                 try await body.write(writer)
             } catch {
@@ -53,7 +66,20 @@ struct RequestScopeMiddleware: RouterMiddleware {
             }
             await Self.end(scope, logger: logger)
         }
-        return ended
+        return response
+    }
+
+    /// `body` produced in full: one buffer, or (when it ends with trailing headers) a body that
+    /// writes the buffer and the headers.
+    private static func gather(_ body: ResponseBody) async throws -> ResponseBody {
+        let gathered = GatheredBody()
+        try await body.write(GatheringWriter(into: gathered))
+        let (buffer, trailers) = gathered.contents
+        guard let trailers else { return ResponseBody(byteBuffer: buffer) }
+        return ResponseBody(contentLength: buffer.readableBytes) { writer in
+            try await writer.write(buffer)
+            try await writer.finish(trailers)
+        }
     }
 
     private static func end(_ scope: ContainerScope, logger: Logger) async {
@@ -62,5 +88,35 @@ struct RequestScopeMiddleware: RouterMiddleware {
         } catch {
             logger.error("ending the request scope: \(error)")
         }
+    }
+}
+
+/// What a ``GatheringWriter`` was given: it is consumed by the body it writes, so the bytes
+/// are kept here.
+private final class GatheredBody: @unchecked Sendable {
+    // Written by one body's write, then read after it returned: never at the same time.
+    var buffer = ByteBuffer()
+    var trailers: HTTPFields?
+
+    var contents: (ByteBuffer, HTTPFields?) { (buffer, trailers) }
+}
+
+/// A response body writer that keeps the bytes in memory.
+private struct GatheringWriter: ResponseBodyWriter {
+    let gathered: GatheredBody
+
+    init(into gathered: GatheredBody) { self.gathered = gathered }
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        if gathered.buffer.readableBytes == 0 {
+            gathered.buffer = buffer
+        } else {
+            var buffer = buffer
+            gathered.buffer.writeBuffer(&buffer)
+        }
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
+        gathered.trailers = trailingHeaders
     }
 }

@@ -13,6 +13,11 @@ public enum CurrentRequest {
 public struct RequestLog: Sendable {
     public let requestID: String
     public let logger: Logger
+
+    public init(requestID: String, logger: Logger) {
+        self.requestID = requestID
+        self.logger = logger
+    }
 }
 
 /// What one request did to the store, logged when its scope ends. `scoped`.
@@ -27,7 +32,9 @@ public final class UnitOfWork: Sendable {
         self.log = log
     }
 
-    func record(_ operation: String) {
+    /// Counts an operation; after the unit has ended, there is no work to add it to.
+    func record(_ operation: String) throws {
+        guard !hasEnded else { throw UnitOfWorkEnded(requestID: requestID, operation: operation) }
         operations.add(1, ordering: .relaxed)
         log.logger.debug("\(operation)")
     }
@@ -42,6 +49,13 @@ public final class UnitOfWork: Sendable {
     public var hasEnded: Bool { ended.load(ordering: .relaxed) }
 }
 
+/// An operation after the request's unit of work had ended: the request's scope ended early.
+public struct UnitOfWorkEnded: Error, CustomStringConvertible {
+    public let requestID: String
+    public let operation: String
+    public var description: String { "\(operation): the unit of work of request \(requestID) has ended" }
+}
+
 /// The notes a request reads and writes, through the store, in the request's unit of work,
 /// logged with the request id. `scoped`, with three dependencies declared in the manifest.
 public struct NoteQueries: Sendable {
@@ -49,25 +63,31 @@ public struct NoteQueries: Sendable {
     public let unit: UnitOfWork
     public let log: RequestLog
 
-    func all() async throws -> [Note] {
-        unit.record("list notes")
+    public init(store: any NoteStore, unit: UnitOfWork, log: RequestLog) {
+        self.store = store
+        self.unit = unit
+        self.log = log
+    }
+
+    public func all() async throws -> [Note] {
+        try unit.record("list notes")
         return try await store.all()
     }
 
-    func note(id: Int) async throws -> Note? {
-        unit.record("read note \(id)")
+    public func note(id: Int) async throws -> Note? {
+        try unit.record("read note \(id)")
         return try await store.note(id: id)
     }
 
-    func add(_ note: NewNote) async throws -> Note {
-        unit.record("add note")
+    public func add(_ note: NewNote) async throws -> Note {
+        try unit.record("add note")
         let added = try await store.add(note)
         log.logger.info("added note \(added.id)")
         return added
     }
 
-    func delete(id: Int) async throws -> Bool {
-        unit.record("delete note \(id)")
+    public func delete(id: Int) async throws -> Bool {
+        try unit.record("delete note \(id)")
         return try await store.delete(id: id)
     }
 }
@@ -78,9 +98,9 @@ public final class RequestCounter: Sendable {
     private let count = Atomic(0)
     private let logger: Logger
 
-    init(logger: Logger) { self.logger = logger }
+    public init(logger: Logger) { self.logger = logger }
 
-    func increment() { count.add(1, ordering: .relaxed) }
+    public func increment() { count.add(1, ordering: .relaxed) }
 
     func close() {
         logger.info("shutdown: request counter closed after \(count.load(ordering: .relaxed)) requests")

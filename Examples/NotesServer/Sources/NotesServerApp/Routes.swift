@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Wiring
 
@@ -11,6 +12,16 @@ enum Routes {
             let new = try await request.decode(as: NewNote.self, context: context)
             guard !new.title.isEmpty else { throw HTTPError(.badRequest, message: "a note needs a title") }
             return EditedResponse(status: .created, response: try await queries(context).add(new))
+        }
+        // Streamed, one JSON note per line: the scope stays open until the last line is written.
+        router.get("/notes/export") { _, context -> Response in
+            let queries = try await queries(context)
+            return Response(status: .ok, headers: [.contentType: "application/x-ndjson"], body: ResponseBody { writer in
+                for note in try await queries.all() {
+                    try await writer.write(ByteBuffer(bytes: try JSONEncoder().encode(note) + [UInt8(ascii: "\n")]))
+                }
+                try await writer.finish(nil)
+            })
         }
         router.get("/notes/:id") { _, context -> Note in
             let id = try context.parameters.require("id", as: Int.self)

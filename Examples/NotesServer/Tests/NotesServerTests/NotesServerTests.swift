@@ -60,6 +60,34 @@ struct NotesServerTests {
         try await server.shutDown()
     }
 
+    @Test func aStreamedExportKeepsTheRequestScopeOpenUntilItsLastLine() async throws {
+        let units = Mutex<[UnitOfWork]>([])
+        let registry = NotesServerApp.registry()
+        registry.factory("unit-of-work", overriding: true) { r in
+            let unit = UnitOfWork(log: try r.arg("log", as: RequestLog.self))
+            units.withLock { $0.append(unit) }
+            return unit
+        }
+        .onShutdown { unit in unit.end() }
+        let server = try await TestServer.start(registry: registry)
+        for title in ["one", "two"] {
+            #expect(try await server.request("POST", "/notes", json: #"{"title": "\#(title)"}"#).status == 201)
+        }
+        // Each line reads through the request's unit of work, which refuses work once ended.
+        let export = try await server.request("GET", "/notes/export")
+        #expect(export.status == 200, "\(export.text)")
+        #expect(export.headers["content-type"] == "application/x-ndjson")
+        let titles = try export.text.split(separator: "\n").map { try JSONDecoder().decode(Note.self, from: Data($0.utf8)).title }
+        #expect(titles == ["one", "two"])
+        // The scope ends right after the last byte is written, which may be just after the
+        // client has it.
+        let exportUnit = try #require(units.withLock { $0.last })
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !exportUnit.hasEnded && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(exportUnit.hasEnded)
+        try await server.shutDown()
+    }
+
     @Test func theTestContextSwapsTheStore() async throws {
         let test = try await TestServer.start()
         let memory = try await test.container.resolve((any NoteStore).self)

@@ -1,0 +1,46 @@
+import Foundation
+
+// `swift run -c release --package-path Examples/NotesServer/Benchmark [SECONDS] [--pin]`
+// (`--in-process`: the container's work per request alone, without HTTP)
+//
+// Serves `GET /notes/1` two ways and loads each with wrk on loopback:
+// - wired: the notes server as it ships (context `test`: the in-memory store, warnings only),
+//   where each request gets a Wiring scope and resolves NoteQueries, which needs the
+//   singleton store and the scoped UnitOfWork and RequestLog;
+// - by hand: the same handler on the same Hummingbird server, with those services made in
+//   the handler and the store and request counter held in variables.
+// The server's CPU time per request is this process's CPU time over the requests wrk counted
+// (wrk is another process); the container's share of a request is the difference over the
+// wired figure. The two alternate, a few rounds each, so that drift of a noisy machine falls
+// on both, and the best round of each counts; the whole run stays under 20 seconds.
+
+let options = Options(arguments: Array(CommandLine.arguments.dropFirst()))
+if CommandLine.arguments.contains("--in-process") {
+    // Off the main actor, as request handlers run.
+    try await Task.detached { try await inProcess() }.value
+    exit(0)
+}
+
+var wiredRuns: [Run] = [], handRuns: [Run] = []
+for _ in 0..<options.rounds {
+    handRuns.append(try await measure(byHand, options: options))
+    wiredRuns.append(try await measure(wired, options: options))
+}
+
+func microseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+}
+func line(_ label: String, _ runs: [Run]) -> String {
+    let rates = runs.map { String(format: "%.0f", $0.requestsPerSecond) }.joined(separator: ", ")
+    let cpu = runs.map { String(format: "%.1f", microseconds($0.cpuPerRequest)) }.joined(separator: ", ")
+    return "\(label) \(rates) requests/s; server CPU per request \(cpu) µs"
+}
+// The best of each: noise on a shared machine only ever makes a run slower.
+let bestWired = wiredRuns.map { microseconds($0.cpuPerRequest) }.min()!
+let bestHand = handRuns.map { microseconds($0.cpuPerRequest) }.min()!
+print("GET /notes/1, wrk -t1 -c\(options.connections)\(options.pinned ? " on CPU 0" : ""), \(options.rounds) rounds of \(options.seconds) s each")
+print(line("by hand:", handRuns))
+print(line("wired:  ", wiredRuns))
+print(String(format: "container's share of a request: %.1f %% of the server's CPU (%.1f of %.1f µs), %.1f %% of the requests per second",
+             (1 - bestHand / bestWired) * 100, bestWired - bestHand, bestWired,
+             (1 - wiredRuns.map(\.requestsPerSecond).max()! / handRuns.map(\.requestsPerSecond).max()!) * 100))
