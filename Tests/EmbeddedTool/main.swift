@@ -18,6 +18,7 @@ enum ContextApp: WiringApp {
         registry.factory("system-clock") { r in r.factoryKey }
         registry.factory("fixed-clock") { r in r.factoryKey }
         registry.factory("banner") { r in try r.arg("text", as: String.self) }
+        registry.factory("greeters") { r in try r.arg("all", as: [Greeter].self) }
         registry.factory("audit") { _ -> String in
             struct AuditUnavailable: Error, CustomStringConvertible { var description: String { "audit log is read-only" } }
             throw AuditUnavailable()

@@ -39,7 +39,7 @@ extension FactoryContext {
             for reference in references {
                 instances.append(try resolve(key: reference.service, name: reference.name))
             }
-            return try typedList(instances, as: type, key: key)
+            return try typedList(instances, as: type, key: key, value: value)
         }
     }
 
@@ -64,7 +64,7 @@ extension FactoryContext {
             for reference in references {
                 instances.append(try await resolve(key: reference.service, name: reference.name))
             }
-            return try typedList(instances, as: type, key: key)
+            return try typedList(instances, as: type, key: key, value: value)
         }
     }
 
@@ -127,11 +127,35 @@ extension FactoryContext {
                     "argument '\(key)' of service \(serviceKey) refers to \(reference) (\(reference.location)), which produced \(Swift.type(of: instance)), not a \(T.self)")
     }
 
-    private func typedList<T>(_ instances: [Any], as type: T.Type, key: String) throws(ResolutionError) -> T {
-        if let list = T.self as? any InstanceList.Type, let typed = list.make(from: instances) as? T { return typed }
+    private func typedList<T>(_ instances: [Any], as type: T.Type, key: String, value: ManifestValue) throws(ResolutionError) -> T {
+        if let list = T.self as? any InstanceList.Type {
+            if let typed = list.make(from: instances) as? T { return typed }
+            if let index = list.firstMismatch(in: instances) {
+                let produced = "\(Swift.type(of: instances[index]))"
+                throw error(.typeMismatch(produced: produced, expected: "\(list.elementType)"),
+                            "argument '\(key)' of service \(serviceKey) is a list of \(list.elementType), but \(element(index, of: value)) produced \(produced), which is not a \(list.elementType)")
+            }
+        }
         let produced = instances.map { "\(Swift.type(of: $0))" }.joined(separator: ", ")
         throw error(.typeMismatch(produced: "[\(produced)]", expected: "\(T.self)"),
                     "argument '\(key)' of service \(serviceKey) refers to services that produced [\(produced)], which is not a \(T.self)")
+    }
+
+    /// The service in place `index` of a list of references, with where it is declared: for
+    /// `!tagged`, the tagged service's declaration; for a list, the reference.
+    private func element(_ index: Int, of value: ManifestValue) -> String {
+        switch value.kind {
+        case .tagged(let tag):
+            let tagged = container.tagged(tag)
+            return index < tagged.count ? "service \(tagged[index].step), tagged \(tag)," : "a service tagged \(tag)"
+        case .list(let values):
+            if index < values.count, case .service(let reference) = values[index].kind {
+                return "\(reference) (\(reference.location))"
+            }
+            return "a service in the list"
+        default:
+            return "the service"
+        }
     }
 
     /// The error for a reference read as a plain value.
@@ -145,9 +169,19 @@ extension FactoryContext {
 protocol InstanceList {
     /// The list, if every instance is an element.
     static func make(from instances: [Any]) -> Self?
+    /// The place of the first instance that is not an element.
+    static func firstMismatch(in instances: [Any]) -> Int?
+    /// The type of the elements.
+    static var elementType: Any.Type { get }
 }
 
 extension Array: InstanceList {
+    static func firstMismatch(in instances: [Any]) -> Int? {
+        instances.firstIndex { !($0 is Element) }
+    }
+
+    static var elementType: Any.Type { Element.self }
+
     static func make(from instances: [Any]) -> [Element]? {
         var list: [Element] = []
         list.reserveCapacity(instances.count)

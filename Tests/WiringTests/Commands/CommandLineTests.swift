@@ -212,6 +212,16 @@ struct CommandLineTests {
         #expect(typo.stdout.contains("unbound.yaml:4:14: error: service 'Logger' uses factory 'loger', which is not registered"))
     }
 
+    @Test func anAppsValidateInstantiateNamesATaggedServiceOfTheWrongType() throws {
+        let fixture = "Tests/WiringTests/Fixtures/container/tagged-mismatch.yaml"
+        #expect(try BinaryRunner.run("EmbeddedTool", ["validate", fixture]).status == 0)
+        let output = try BinaryRunner.run("EmbeddedTool", ["validate", fixture, "--instantiate"])
+        #expect(output.status == 1)
+        #expect(output.stdout.contains(
+            "argument 'all' of service Greeters is a list of Greeter, but service Banner (\(fixture):5:3), tagged greeting, produced String, which is not a Greeter"),
+            "\(output.stdout)")
+    }
+
     @Test func anAppsValidateInstantiateReportsGeneratedKeysItsRegistryLacks() throws {
         let output = try BinaryRunner.run("EmbeddedTool", ["keyed", "validate", contexts, "--context", "test", "--instantiate"])
         #expect(output.status == 1)
@@ -224,7 +234,7 @@ struct CommandLineTests {
         let catalog = try BinaryRunner.run("EmbeddedTool", ["catalog"])
         #expect(catalog.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(catalog.stdout.utf8)) as? [String: Any])
-        #expect(json["factories"] as? [String] == ["audit", "banner", "fixed-clock", "greeter", "system-clock"])
+        #expect(json["factories"] as? [String] == ["audit", "banner", "fixed-clock", "greeter", "greeters", "system-clock"])
         let file = try TestSupport.temporaryFile(catalog.stdout, name: "factories.json")
         #expect(try wiring("validate", contexts, "--catalog", file).status == 0)
     }

@@ -110,6 +110,29 @@ struct ServiceReferenceTests {
         #expect(error?.message.contains("), which produced UserStore, not a DiskCheck") == true)
     }
 
+    @Test func aListElementOfTheWrongTypeIsNamedWithItsPosition() throws {
+        let manifest = """
+            wiring: 1
+            services:
+              UserStore: { factory: user-store, scope: singleton, args: { url: primary }, tags: [health-check] }
+              DiskCheck: { factory: disk-check, scope: singleton, tags: [health-check] }
+              Archive:
+                factory: archive
+                args: { primary: !service UserStore, archive: !service UserStore, checks: !tagged health-check }
+              Stores:
+                factory: stores
+                args: { all: [!service UserStore, !service DiskCheck] }
+            """
+        let path = try TestSupport.temporaryFile(manifest, name: "services.yaml")
+        let registry = Self.registry()
+        registry.factory("stores", overriding: true) { r in Stores(all: try r.arg("all")) }
+        let container = try Container(manifest: path, registry: registry, contexts: .none, options: .init(environment: [:]))
+        let tagged = #expect(throws: ResolutionError.self) { try container.resolve(Archive.self) }
+        #expect(tagged?.message == "argument 'checks' of service Archive is a list of HealthCheck, but service UserStore (\(path):3:3), tagged health-check, produced UserStore, which is not a HealthCheck")
+        let listed = #expect(throws: ResolutionError.self) { try container.resolve(Stores.self) }
+        #expect(listed?.message == "argument 'all' of service Stores is a list of UserStore, but DiskCheck (\(path):10:39) produced DiskCheck, which is not a UserStore")
+    }
+
     @Test func tagsResolveInManifestOrderAndContextsReplaceThem() throws {
         let container = try Self.container()
         let checks: [any HealthCheck] = try container.resolveAll(tagged: "health-check")
