@@ -71,6 +71,14 @@ public struct ContextSelection: Sendable {
     /// The contexts to apply to `manifest`, in order, each with where it came from.
     /// - Throws: ``ManifestError`` for a name the manifest does not define.
     public func resolve(for manifest: Manifest) throws(ManifestError) -> [ActiveContext] {
+        let (known, unknown) = chosen(for: manifest)
+        if !unknown.diagnostics.isEmpty { throw unknown }
+        return known
+    }
+
+    /// The contexts to apply to `manifest` that it defines, and the error for those it does
+    /// not (empty when it defines them all).
+    func chosen(for manifest: Manifest) -> (known: [ActiveContext], unknown: ManifestError) {
         var chosen: [ActiveContext] = []
         if detectsTests, manifest.context("test") != nil, Self.isRunningTests(arguments: arguments ?? CommandLine.arguments,
                                                                              environment: environment ?? ProcessInfo.processInfo.environment) {
@@ -91,16 +99,14 @@ public struct ContextSelection: Sendable {
             }
         }
         let defined = manifest.contexts.map(\.name)
-        let unknown = chosen.filter { manifest.context($0.name) == nil }
-        if !unknown.isEmpty {
-            throw ManifestError(unknown.map { context in
-                .error("unknown context '\(context.name)' from \(context.source)\(Suggestion.hint(for: context.name, in: defined)) (contexts: \(defined.isEmpty ? "none are defined" : defined.sorted().joined(separator: ", ")))", at: nil)
-            })
-        }
+        let unknown = ManifestError(chosen.filter { manifest.context($0.name) == nil }.map { context in
+            .error("unknown context '\(context.name)' from \(context.source)\(Suggestion.hint(for: context.name, in: defined)) (contexts: \(defined.isEmpty ? "none are defined" : defined.sorted().joined(separator: ", ")))", at: nil)
+        })
+        let known = chosen.filter { manifest.context($0.name) != nil }
         // A context named twice applies once, at its last place.
-        return chosen.enumerated().filter { index, context in
-            !chosen[(index + 1)...].contains { $0.name == context.name }
-        }.map(\.element)
+        return (known.enumerated().filter { index, context in
+            !known[(index + 1)...].contains { $0.name == context.name }
+        }.map(\.element), unknown)
     }
 
     private static func split(_ list: String) -> [String] {

@@ -127,14 +127,15 @@ public final class Container: Sendable {
         init(
             _ loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection, environment: [String: String]
         ) throws(ManifestError) {
-            let active = try contexts.resolve(for: loaded)
+            // An unknown context is reported with everything binding the others finds.
+            let (active, unknown) = contexts.chosen(for: loaded)
             manifest = try loaded.applying(contexts: active.map(\.name))
             var binder = Binder(manifest: manifest, registry: registry, environment: environment)
             let table = binder.bind()
             // The declared graph, as applied: captive dependencies are the container's warnings.
             let graph = ReferenceChecks(manifest: manifest).diagnostics()
-            if binder.diagnostics.containsErrors || graph.containsErrors {
-                throw ManifestError((binder.diagnostics + graph).filter { $0.severity != .info })
+            if !unknown.diagnostics.isEmpty || binder.diagnostics.containsErrors || graph.containsErrors {
+                throw ManifestError(unknown.diagnostics + (binder.diagnostics + graph).filter { $0.severity != .info })
             }
             activeContexts = active
             diagnostics = binder.diagnostics + graph

@@ -191,6 +191,21 @@ struct ContextTests {
         }
     }
 
+    @Test func anUnknownContextIsReportedWithTheManifestsOtherErrors() throws {
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            services:
+              Logger: { factory: loger }
+            """, name: "services.yaml")
+        let error = #expect(throws: ManifestError.self) {
+            try Container(manifest: path, registry: registry(), contexts: .explicit("development"), options: .init(environment: [:]))
+        }
+        #expect(error?.errors.map(\.description) == [
+            "error: unknown context 'development' from code (contexts: none are defined)",
+            "\(path):3:22: error: service 'Logger' uses factory 'loger', which is not registered",
+        ])
+    }
+
     @Test func validationReportsProblemsThatOnlyAppearWithAContext() {
         #expect(TestSupport.validate("contexts/collision.yaml") == [
             "contexts/collision.yaml:5:43: error: service 'Wrapper' decorates 'Echo', which context 'lonely' switches off (contexts/collision.yaml:12:24)",
