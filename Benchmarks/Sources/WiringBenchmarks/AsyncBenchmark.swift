@@ -20,6 +20,18 @@ final class UniqueUnit: Sendable {
 }
 /// A singleton whose factory awaits, for the cold-start row.
 final class ColdPool: Sendable {}
+/// A request as the notes server example serves one: an async factory reads three `!service`
+/// arguments (the pool, and two scoped services), and the unit of work has a shutdown hook.
+final class RequestLog: Sendable {}
+final class RequestWork: Sendable {
+    let log: RequestLog
+    init(log: RequestLog) { self.log = log }
+    func end() {}
+}
+final class RequestQueries: Sendable {
+    let pool: RequestPool, work: RequestWork, log: RequestLog
+    init(pool: RequestPool, work: RequestWork, log: RequestLog) { (self.pool, self.work, self.log) = (pool, work, log) }
+}
 
 /// `await` resolves, request scopes and an async singleton's first build under contention.
 enum AsyncBenchmark {
@@ -33,6 +45,12 @@ enum AsyncBenchmark {
           UniqueConnection: { factory: unique-connection, scope: unique }
           UniqueUnit: { factory: unique-unit, scope: unique }
           ColdPool: { factory: cold-pool, scope: singleton }
+          RequestLog: { factory: request-log, scope: scoped }
+          RequestWork: { factory: request-work, scope: scoped, args: { log: !service RequestLog } }
+          RequestQueries:
+            factory: request-queries
+            scope: scoped
+            args: { pool: !service RequestPool, work: !service RequestWork, log: !service RequestLog }
         """
 
     /// Builds of `ColdPool`, counted by its factory.
@@ -49,6 +67,11 @@ enum AsyncBenchmark {
         registry.factory("unit") { r in RequestUnit(connection: try r.resolve(), pool: try r.resolve()) }
         registry.factory("unique-connection") { _ in UniqueConnection() }
         registry.factory("unique-unit") { r in UniqueUnit(connection: try r.resolve(), pool: try r.resolve()) }
+        registry.factory("request-log") { _ in RequestLog() }
+        registry.factory("request-work") { r in RequestWork(log: try r.arg("log")) }.onShutdown { work in work.end() }
+        registry.factory("request-queries") { r in
+            RequestQueries(pool: try await r.resolve(arg: "pool"), work: try await r.resolve(arg: "work"), log: try await r.resolve(arg: "log"))
+        }
         registry.factory("cold-pool") { _ in
             coldBuilds.add(1, ordering: .relaxed)
             try await Task.sleep(for: .milliseconds(10))
@@ -90,12 +113,15 @@ enum AsyncBenchmark {
     }
 
     /// `--profile-requests N`: only N requests through a scope (or, `unique`, N resolves of the
-    /// same graph as `unique`), for a profiler.
-    static func profileRequests(_ count: Int, unique: Bool) throws {
+    /// same graph as `unique`; `served`, N requests as the notes server example serves them),
+    /// for a profiler.
+    static func profileRequests(_ count: Int, unique: Bool, served: Bool = false) throws {
         let wiring = try wiringContainer()
         _ = try blocking { () async throws -> Int in
             for _ in 0..<count {
-                if unique {
+                if served {
+                    _ = try await wiring.withScope { scope in try await scope.resolve(RequestQueries.self) }
+                } else if unique {
                     _ = try wiring.resolveSynchronously(UniqueUnit.self)
                 } else {
                     _ = try await wiring.withScope { scope in try await scope.resolve(RequestUnit.self) }

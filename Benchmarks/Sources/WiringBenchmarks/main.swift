@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: WiringBenchmarks [resolution] [async] [loading] [scaling] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH]
+// Usage: WiringBenchmarks [resolution] [async] [loading] [scaling] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH] [--profile-requests N [unique|served]]
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
@@ -38,9 +38,10 @@ if let path = option("--profile-validate") {
     exit(0)
 }
 
-// `--profile-requests N [unique]`: only N requests through a request scope (or N unique resolves).
+// `--profile-requests N [unique|served]`: only N requests through a request scope (or N unique
+// resolves, or N requests as the notes server example serves them).
 if let count = option("--profile-requests").flatMap(Int.init) {
-    try AsyncBenchmark.profileRequests(count, unique: arguments.contains("unique"))
+    try AsyncBenchmark.profileRequests(count, unique: arguments.contains("unique"), served: arguments.contains("served"))
     exit(0)
 }
 
