@@ -51,12 +51,11 @@ final class KeptInstances: Sendable {
             if let weak = record.weakInstance, weak.object == nil { continue }
             let timeout = record.registration.shutdownTimeout ?? defaultTimeout
             for hook in record.hooks.reversed() {
-                let instance: Any
-                if let weak = hook.instance as? WeakInstance {
+                var instance = hook.instance
+                // Only a weakly held record's hooks hold `WeakInstance`s: other records skip the cast.
+                if record.weakInstance != nil, let weak = instance as? WeakInstance {
                     guard let object = weak.object else { continue }
                     instance = object
-                } else {
-                    instance = hook.instance
                 }
                 let failure: (any Error)?
                 switch hook.run {

@@ -1,4 +1,5 @@
 /// What `FactoryRegistration.onShutdown` registered for a factory's instances.
+@usableFromInline
 package enum ShutdownHook: Sendable {
     /// A synchronous hook: it runs in place, in the task that shuts down, without a timeout.
     case immediate(@Sendable (Any) throws -> Void)

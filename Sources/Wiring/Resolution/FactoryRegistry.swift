@@ -154,7 +154,8 @@ public final class FactoryRegistry: Sendable {
     }
 
     /// Sets the shutdown hook of the factory registered under `key`.
-    fileprivate func setShutdown(_ key: String, _ hook: ShutdownHook) {
+    @usableFromInline
+    func setShutdown(_ key: String, _ hook: ShutdownHook) {
         state.withLock { $0.entries[key]?.shutdown = hook }
     }
 
@@ -185,7 +186,7 @@ public final class FactoryRegistry: Sendable {
 
 /// A factory just registered: add what runs when its instances are shut down.
 public struct FactoryRegistration<T>: Sendable {
-    let registry: FactoryRegistry
+    @usableFromInline let registry: FactoryRegistry
     /// The key the factory is registered under.
     public let key: String
 
@@ -215,7 +216,7 @@ public struct FactoryRegistration<T>: Sendable {
     /// ```
     ///
     /// Add hooks before building a container: a container takes its factories when it is built.
-    @discardableResult
+    @discardableResult @inlinable
     public func onShutdown(_ hook: @escaping @Sendable (T) async throws -> Void) -> Self {
         registry.setShutdown(key, .timed { instance in
             if let typed = instance as? T { try await hook(typed) }
@@ -234,7 +235,7 @@ public struct FactoryRegistration<T>: Sendable {
     /// registry.factory("unit-of-work") { r in UnitOfWork(log: try r.arg("log")) }
     ///     .onShutdown { unit in unit.end() }
     /// ```
-    @discardableResult
+    @discardableResult @inlinable
     public func onShutdown(_ hook: @escaping @Sendable (T) throws -> Void) -> Self {
         registry.setShutdown(key, .immediate { instance in
             if let typed = instance as? T { try hook(typed) }
