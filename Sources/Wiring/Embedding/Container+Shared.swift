@@ -70,12 +70,25 @@ extension Container {
         bootstrapped.write { $0 = container }
     }
 
-    /// Runs the factory of `registration` with this container as the current one, so the
+    /// Runs the factory of `context` with this container as the current one, so the
     /// property wrappers of the instance it builds resolve from the container building it (and,
     /// when edges are recorded, count as its dependencies).
-    func asCurrent<R>(building registration: Registration, _ body: () throws -> R) rethrows -> R {
-        guard edgeRecorder != nil else { return try BuildingContainer.with(self, body) }
-        return try BuildingContainer.with(self) { try BuildingContainer.with(service: registration.key, body) }
+    ///
+    /// The path without a recorder is kept as short as it was before recording existed: the
+    /// recording path out of line, and the factory's context passed instead of its registration
+    /// (which the call would retain). With both inline, `unique` with 3 dependencies took 3,939
+    /// instructions against 2,969 before recording; now 3,036 (callgrind,
+    /// `--profile-requests 11000 unique` minus 1000).
+    @inline(__always)
+    func asCurrent<R>(building context: FactoryContext, _ body: () throws -> R) rethrows -> R {
+        if edgeRecorder != nil { return try asCurrentRecording(service: context.registration.key, body) }
+        return try BuildingContainer.with(self, body)
+    }
+
+    /// `asCurrent(building:_:)` for a container that records resolved edges, out of line.
+    @inline(never)
+    private func asCurrentRecording<R>(service: String, _ body: () throws -> R) rethrows -> R {
+        try BuildingContainer.with(self) { try BuildingContainer.with(service: service, body) }
     }
 
     /// Runs `operation` with `container` as the current container for this task and the tasks

@@ -191,7 +191,7 @@ extension Container {
     ) async throws -> Any {
         do {
             if let makeAsync { return try await makeAsync(context) }
-            return try asCurrent(building: context.registration) { try make(context) }
+            return try asCurrent(building: context) { try make(context) }
         } catch let error as CancellationError {
             throw error
         } catch {

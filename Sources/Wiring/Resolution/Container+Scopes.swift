@@ -174,7 +174,7 @@ extension Container {
         _ make: @Sendable (FactoryContext) throws -> Any, factoryKey: String, context: FactoryContext
     ) throws(ResolutionError) -> Any {
         do {
-            return try asCurrent(building: context.registration) { try make(context) }
+            return try asCurrent(building: context) { try make(context) }
         } catch {
             throw factoryError(error, factoryKey: factoryKey, context: context)
         }
