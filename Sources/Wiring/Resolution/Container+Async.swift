@@ -97,7 +97,11 @@ extension Container {
 
     /// The instance of `registration` in its scope, resolved from the frozen state `parent`.
     func instanceAsync(of registration: Registration, arguments: Arguments, from parent: ResolutionState) async throws -> Any {
-        guard registration.isAsync else { return try instance(of: registration, arguments: arguments, forkedFrom: parent) }
+        guard registration.isAsync else {
+            return try ResolutionState.withFork(of: parent, container: self) { fork throws(ResolutionError) in
+                try instance(of: registration, arguments: arguments, in: fork)
+            }
+        }
         var hooks: [KeptInstances.Hook] = []
         switch registration.keeping {
         case .kept(let timeToLive, let weakly, let slot):
@@ -122,15 +126,6 @@ extension Container {
         case .unique:
             return try await produce(registration, arguments: arguments, at: try enter(registration, from: parent), hooks: &hooks)
         }
-    }
-
-    /// The instance of the synchronous `registration`, built in a state forked from the frozen
-    /// `parent`. Synchronous, so that nothing but the fork holds its state when it ends and the
-    /// thread reuses it (from an async function, the frame kept a second reference).
-    private func instance(of registration: Registration, arguments: Arguments, forkedFrom parent: ResolutionState) throws(ResolutionError) -> Any {
-        var fork: ResolutionState? = ResolutionState.fork(of: parent)
-        defer { ResolutionState.endFork(&fork, container: self) }
-        return try instance(of: registration, arguments: arguments, in: fork!)
     }
 
     /// The frozen state for building `registration` below `parent`, once its cycle and depth

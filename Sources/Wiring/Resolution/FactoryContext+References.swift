@@ -97,9 +97,9 @@ extension FactoryContext {
             guard let target = registration.referencedRegistration(key, in: container) else { return nil }
             return try target.borrowing { target throws(ResolutionError) -> Any in
                 guard state.isFrozen else { return try container.dependency(target, state: state) }
-                var fork: ResolutionState? = ResolutionState.fork(of: state)
-                defer { ResolutionState.endFork(&fork, container: container) }
-                return try container.dependency(target, state: fork!)
+                return try ResolutionState.withFork(of: state, container: container) { fork throws(ResolutionError) in
+                    try container.dependency(target, state: fork)
+                }
             }
         }
     }

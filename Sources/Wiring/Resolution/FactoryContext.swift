@@ -149,19 +149,19 @@ public struct FactoryContext: @unchecked Sendable {
     /// A synchronous resolve through an async factory's context: in a state of its own.
     @usableFromInline
     func resolveForked<T>(_ type: T.Type, name: String?, arguments: Arguments) throws(ResolutionError) -> T {
-        var fork: ResolutionState? = ResolutionState.fork(of: state)
-        defer { ResolutionState.endFork(&fork, container: container) }
-        var instance = try container.resolveInstance(type, name: name, arguments: arguments, state: fork!)
-        if let typed = Container.cast(&instance, to: T.self) { return typed }
-        throw container.typeMismatch(instance, expected: type, name: name, state: fork)
+        try ResolutionState.withFork(of: state, container: container) { fork throws(ResolutionError) in
+            var instance = try container.resolveInstance(type, name: name, arguments: arguments, state: fork)
+            if let typed = Container.cast(&instance, to: T.self) { return typed }
+            throw container.typeMismatch(instance, expected: type, name: name, state: fork)
+        }
     }
 
     /// Resolves a dependency by service key within the same resolution.
     public func resolve(key: String, name: String? = nil) throws(ResolutionError) -> Any {
         guard state.isFrozen else { return try container.resolve(key: key, name: name, arguments: .none, state: state) }
-        var fork: ResolutionState? = ResolutionState.fork(of: state)
-        defer { ResolutionState.endFork(&fork, container: container) }
-        return try container.resolve(key: key, name: name, arguments: .none, state: fork!)
+        return try ResolutionState.withFork(of: state, container: container) { fork throws(ResolutionError) in
+            try container.resolve(key: key, name: name, arguments: .none, state: fork)
+        }
     }
 
     // MARK: - Awaiting dependencies
