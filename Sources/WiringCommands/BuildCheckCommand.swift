@@ -53,7 +53,7 @@ public struct BuildCheckCommand: AsyncParsableCommand {
         }
         let loader = ManifestLoader()
         let options = ValidationOptions(contexts: configuration.contexts, eachContext: true)
-        let roots = ManifestRoots.roots(among: paths, loader: loader).map { (path: $0, result: loader.validate($0, options: options)) }
+        let roots = ManifestRoots.roots(among: paths) { loader.validate($0, options: options) }
         var uses: [Manifest.FactoryKeyUse] = []
         for root in roots {
             diagnostics += root.result.diagnostics

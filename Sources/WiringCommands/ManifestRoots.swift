@@ -5,19 +5,22 @@ import Wiring
 /// a file another one imports, or an overlay file `name.context.yaml` beside `name.yaml`, is
 /// checked as part of that one, not alone.
 enum ManifestRoots {
-    /// The roots among `paths`, in order, each once.
-    static func roots(among paths: [String], loader: ManifestLoader) -> [String] {
+    /// The roots among `paths`, in order, each once, with what `validate` found for each.
+    /// Every path is validated once: what a manifest imports, even one with errors, is read
+    /// from its validation.
+    static func roots(among paths: [String], validate: (String) -> ManifestValidation) -> [(path: String, result: ManifestValidation)] {
         var seen: Set<String> = []
         let candidates = paths.filter { seen.insert(standard($0)).inserted }
         let all = Set(candidates.map(standard))
         var pulledIn: Set<String> = []
+        var validated: [(path: String, result: ManifestValidation)] = []
         for path in candidates {
             if let overlaid = overlaidManifest(of: standard(path)), all.contains(overlaid) { pulledIn.insert(standard(path)) }
-            // Also what a manifest with errors imports: those files are not roots either.
-            let files = loader.validate(path, options: ValidationOptions(eachContext: false)).assembled.files
-            for file in files.map(standard) where file != standard(path) { pulledIn.insert(file) }
+            let result = validate(path)
+            for file in result.assembled.files.map(standard) where file != standard(path) { pulledIn.insert(file) }
+            validated.append((path, result))
         }
-        return candidates.filter { !pulledIn.contains(standard($0)) }
+        return validated.filter { !pulledIn.contains(standard($0.path)) }
     }
 
     private static func standard(_ path: String) -> String {

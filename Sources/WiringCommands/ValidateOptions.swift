@@ -59,11 +59,11 @@ public struct ValidateOptions: ParsableArguments {
             }
         }
         let loader = ManifestLoader()
-        let paths = rootsOnly ? ManifestRoots.roots(among: paths, loader: loader) : paths
         let options = ValidationOptions(contexts: contexts, eachContext: allContexts || contexts.isEmpty, factoryKeys: keys)
+        let validate = { (path: String) in loader.validate(path, options: options) }
+        let roots = rootsOnly ? ManifestRoots.roots(among: paths, validate: validate) : nil
         if reports.isEmpty {
-            for path in paths {
-                let result = loader.validate(path, options: options)
+            for (path, result) in roots ?? paths.map({ ($0, validate($0)) }) {
                 var diagnostics = result.diagnostics
                 if let manifest = result.manifest, let extra { diagnostics += await extra(manifest) }
                 if strict {
@@ -73,7 +73,7 @@ public struct ValidateOptions: ParsableArguments {
             }
         }
         switch format {
-        case .text: printText(reports, manifests: paths.count)
+        case .text: printText(reports, manifests: roots?.count ?? paths.count)
         case .json: printJSON(reports)
         }
         if reports.contains(where: { $0.diagnostics.containsErrors }) { throw ExitCode(1) }
