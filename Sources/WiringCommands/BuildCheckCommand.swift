@@ -64,9 +64,7 @@ public struct BuildCheckCommand: AsyncParsableCommand {
             diagnostics += try registrationDiagnostics(uses, generated: generated, sourceList: sources,
                                                        severity: configuration.registrations == .error ? .error : .warning)
         }
-        if configuration.strict {
-            for index in diagnostics.indices where diagnostics[index].severity == .warning { diagnostics[index].severity = .error }
-        }
+        if configuration.strict { diagnostics.treatWarningsAsErrors() }
         for diagnostic in diagnostics { print(diagnostic.formatted()) }
         try Self.write(generated.text, to: output)
         if diagnostics.containsErrors { throw ExitCode(1) }

@@ -66,9 +66,7 @@ public struct ValidateOptions: ParsableArguments {
             for (path, result) in roots ?? paths.map({ ($0, validate($0)) }) {
                 var diagnostics = result.diagnostics
                 if let manifest = result.manifest, let extra { diagnostics += await extra(manifest) }
-                if strict {
-                    for index in diagnostics.indices where diagnostics[index].severity == .warning { diagnostics[index].severity = .error }
-                }
+                if strict { diagnostics.treatWarningsAsErrors() }
                 reports.append(Report(path: path, manifest: result.manifest, diagnostics: diagnostics, contextNames: result.contextNames))
             }
         }
