@@ -26,8 +26,10 @@ extension DocumentBuilder {
     }
 
     private mutating func readWrittenTag(_ pointer: UnsafeMutablePointer<yaml_char_t>, line: Int32, column: Int32) -> YAMLTag {
+        var length = 0
+        while pointer[length] != 0 { length += 1 }
+        if let tag = YAMLTag(utf8: UnsafeBufferPointer(start: pointer, count: length)) { return tag }
         let text = String(cString: pointer)
-        if let tag = YAMLTag(text) { return tag }
         let shown = text.hasPrefix("tag:yaml.org,2002:") ? "!!" + text.dropFirst(18) : text
         diagnostics.append(.error(
             "unknown tag '\(shown)'; a manifest is plain data (tags allowed: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !secret, !replace, !service, !tagged)",

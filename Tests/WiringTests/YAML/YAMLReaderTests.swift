@@ -76,6 +76,32 @@ struct YAMLReaderTests {
         #expect(value(result.root, "secret")?.tag == .secret)
     }
 
+    @Test func everyKnownTagIsReadAsItselfAndANearMissIsAnError() {
+        let result = read("""
+            str: !!str 1
+            int: !!int 1
+            float: !!float 1.5
+            bool: !!bool true
+            null: !!null null
+            map: !!map { a: 1 }
+            seq: !!seq [1]
+            secret: !secret s
+            replace: !replace [1]
+            service: !service S
+            tagged: !tagged t
+            plain: ! 1
+            long: !!python/str x
+            short: !servic S
+            """)
+        let tags = pairs(result.root).map { "\($0.0)=\($0.1.tag)" }
+        #expect(tags == ["str=string", "int=int", "float=float", "bool=bool", "null=null", "map=map", "seq=seq",
+                         "secret=secret", "replace=replace", "service=service", "tagged=tagged", "plain=nonSpecific",
+                         "long=none", "short=none"])
+        #expect(result.diagnostics.map(\.headline).map { $0.prefix(while: { $0 != ";" }) } == [
+            "t.yaml:13:7: error: unknown tag '!!python/str'", "t.yaml:14:8: error: unknown tag '!servic'",
+        ])
+    }
+
     @Test func plainScalarsFollowTheCoreSchema() {
         let cases: [(String, YAMLScalarValue)] = [
             ("~", .null), ("null", .null), ("", .null), ("true", .bool(true)), ("False", .bool(false)),
