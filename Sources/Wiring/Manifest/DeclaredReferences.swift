@@ -15,15 +15,18 @@ package struct DeclaredReference: Sendable {
     package enum Target: Sendable {
         case service(ServiceReference)
         case tagged(String, at: SourceLocation)
+
+        /// Where the reference was written.
+        package var location: SourceLocation {
+            switch self {
+            case .service(let reference): reference.location
+            case .tagged(_, let location): location
+            }
+        }
     }
 
     /// Where the reference was written.
-    package var location: SourceLocation {
-        switch target {
-        case .service(let reference): reference.location
-        case .tagged(_, let location): location
-        }
-    }
+    package var location: SourceLocation { target.location }
 }
 
 extension Manifest {
@@ -31,25 +34,27 @@ extension Manifest {
     /// manifest order. Only args the loader saw a `!service` or `!tagged` in are walked.
     package var declaredReferences: [DeclaredReference] {
         var found: [DeclaredReference] = []
-        for (index, service) in services.enumerated() {
-            collect(service.args, owner: (service.key, index), name: nil, into: &found)
-            for variant in service.names {
-                collect(variant.args, owner: (service.key, index), name: variant.name, into: &found)
-            }
+        forEachDeclaredReference { owner, name, target, argument in
+            found.append(DeclaredReference(owner: services[owner].key, ownerIndex: owner, ownerName: name, argument: argument.description, target: target))
         }
         return found
     }
 
-    private func collect(_ map: ManifestMap?, owner: (key: String, index: Int), name: String?, into found: inout [DeclaredReference]) {
-        guard let map, map.mayHoldServiceReferences else { return }
-        map.forEachServiceReference { path, value in
-            switch value.kind {
-            case .service(let reference):
-                found.append(DeclaredReference(owner: owner.key, ownerIndex: owner.index, ownerName: name, argument: path, target: .service(reference)))
-            case .tagged(let tag):
-                found.append(DeclaredReference(owner: owner.key, ownerIndex: owner.index, ownerName: name, argument: path, target: .tagged(tag, at: value.location)))
-            default:
-                break
+    /// Calls `body` with each reference the services and their named variants declare in
+    /// their args, in manifest order, so that a service's references come together: the
+    /// owner's position, its named variant, what the reference refers to, and where it sits in
+    /// the args. Validation walks them this way, spelling nothing for the references that are
+    /// fine.
+    package func forEachDeclaredReference(
+        _ body: (_ owner: Int, _ name: String?, _ target: DeclaredReference.Target, _ argument: ArgumentPath) -> Void
+    ) {
+        for (index, service) in services.enumerated() {
+            if let args = service.args, args.mayHoldServiceReferences {
+                args.forEachServiceReference { path, target in body(index, nil, target, path) }
+            }
+            for variant in service.names {
+                guard let args = variant.args, args.mayHoldServiceReferences else { continue }
+                args.forEachServiceReference { path, target in body(index, variant.name, target, path) }
             }
         }
     }

@@ -94,6 +94,23 @@ struct DeclaredGraphTests {
         ])
     }
 
+    @Test func aReferenceInsideAnArgumentIsReportedWithItsPath() throws {
+        let headlines = try Self.validate([("services.yaml", """
+            wiring: 1
+            services:
+              App:
+                args:
+                  db: { primary: !service Store, replica: !service Stor }
+                  pools: [!service Store, { main: [0, !service Missing] }]
+                  plain: [1, { a: b }]
+              Store: {}
+            """)])
+        #expect(headlines == [
+            "services.yaml:5:47: error: argument 'db.replica' of service 'App' refers to unknown service 'Stor'; did you mean 'Store'?",
+            "services.yaml:6:43: error: argument 'pools[1].main[1]' of service 'App' refers to unknown service 'Missing'",
+        ])
+    }
+
     static let graphManifest = """
         wiring: 1
         services:

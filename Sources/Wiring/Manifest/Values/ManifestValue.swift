@@ -202,24 +202,30 @@ public struct ManifestMap: Sendable {
         return true
     }
 
-    /// Calls `found` with each `!service` or `!tagged` value under the mapping and its path
-    /// (`store`, `stores[1]`, `db.replica`). A stored mapping is walked in its store, building
-    /// nothing for the values that are not references.
-    package func forEachServiceReference(_ found: (_ path: String, _ value: ManifestValue) -> Void) {
+    /// Calls `found` with each well-formed `!service` or `!tagged` value under the mapping,
+    /// where it sits, and what it refers to. A stored mapping is walked in its store, building
+    /// no value, not even for the references.
+    package func forEachServiceReference(_ found: (_ path: ArgumentPath, _ target: DeclaredReference.Target) -> Void) {
         switch source {
         case .built(let entries):
             for entry in entries { Self.walk(entry.value, path: entry.key, found) }
         case .stored(let store, let index, _):
             var children = store.children(of: index)
+            // Empty for a reference that is an argument's value: the common case allocates nothing.
+            var steps: [ArgumentPath.Step] = []
             while let key = children.next(), let value = children.next() {
-                store.forEachServiceReference(under: value, path: { store.text(key) }, found)
+                store.forEachServiceReference(under: value, steps: &steps) { node, steps in
+                    guard let target = store.referenceTarget(node) else { return }
+                    found(ArgumentPath(store: store, key: key, steps: steps), target)
+                }
             }
         }
     }
 
-    private static func walk(_ value: ManifestValue, path: String, _ found: (String, ManifestValue) -> Void) {
+    private static func walk(_ value: ManifestValue, path: String, _ found: (ArgumentPath, DeclaredReference.Target) -> Void) {
         switch value.kind {
-        case .service, .tagged: found(path, value)
+        case .service(let reference): found(ArgumentPath(path), .service(reference))
+        case .tagged(let tag): found(ArgumentPath(path), .tagged(tag, at: value.location))
         case .list(let values): for (offset, element) in values.enumerated() { walk(element, path: "\(path)[\(offset)]", found) }
         case .map(let map): for entry in map.entries { walk(entry.value, path: "\(path).\(entry.key)", found) }
         default: break

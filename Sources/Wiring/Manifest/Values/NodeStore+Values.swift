@@ -75,29 +75,37 @@ extension NodeStore {
         }
     }
 
-    /// Calls `found` with each node tagged `!service` or `!tagged` at or under `index`, and its
-    /// path; the path is only made for what is found.
+    /// Calls `found` with each node tagged `!service` or `!tagged` at or under `index`, and
+    /// the steps down to it, after those in `steps`.
     package func forEachServiceReference(
-        under index: Index, path: () -> String, _ found: (String, ManifestValue) -> Void
+        under index: Index, steps: inout [ArgumentPath.Step], _ found: (Index, [ArgumentPath.Step]) -> Void
     ) {
         let tag = tag(index)
         if tag == .service || tag == .tagged {
-            found(path(), ManifestValue(store: self, index: index))
-            return
-        }
-        if isScalar(index) { return }
-        if isMapping(index) {
+            found(index, steps)
+        } else if isMapping(index) {
             var children = children(of: index)
             while let key = children.next(), let value = children.next() {
-                forEachServiceReference(under: value, path: { "\(path()).\(self.text(key))" }, found)
+                steps.append(.key(key))
+                forEachServiceReference(under: value, steps: &steps, found)
+                steps.removeLast()
             }
-        } else {
-            var offset = 0
-            for child in children(of: index) {
-                let position = offset
-                forEachServiceReference(under: child, path: { "\(path())[\(position)]" }, found)
-                offset += 1
+        } else if !isScalar(index) {
+            for (offset, element) in children(of: index).enumerated() {
+                steps.append(.element(offset))
+                forEachServiceReference(under: element, steps: &steps, found)
+                steps.removeLast()
             }
+        }
+    }
+
+    /// What the node tagged `!service` or `!tagged` at `index` refers to; `nil` when it is
+    /// malformed (reported when loading) or has neither tag.
+    package func referenceTarget(_ index: Index) -> DeclaredReference.Target? {
+        switch tag(index) {
+        case .service: serviceReference(index).map(DeclaredReference.Target.service)
+        case .tagged: isScalar(index) ? .tagged(text(index), at: location(index)) : nil
+        default: nil
         }
     }
 
