@@ -20,6 +20,17 @@ struct OnceReference<Instance: AnyObject>: ~Copyable, @unchecked Sendable {
         return Unmanaged<Instance>.fromOpaque(pointer).takeUnretainedValue()
     }
 
+    /// The instance, if set, not counted: it lives as long as this reference does. Reading
+    /// through it saves a retain and a release on every argument a factory reads: a service
+    /// with 3 declared dependencies resolves in 3,506 instructions instead of 3,650
+    /// (callgrind), against 3,258 for the same 3 resolved in code.
+    @inline(__always)
+    func loadUnmanaged() -> Unmanaged<Instance>? {
+        let raw = bits.load(ordering: .acquiring)
+        guard raw != 0, let pointer = UnsafeRawPointer(bitPattern: raw) else { return nil }
+        return Unmanaged<Instance>.fromOpaque(pointer)
+    }
+
     /// Sets `instance` unless another was set first; returns the one that is set.
     func storeIfNil(_ instance: Instance) -> Instance {
         let retained = Unmanaged.passRetained(instance)

@@ -123,8 +123,10 @@ final class Registration: Sendable {
     /// The registration the top-level argument `key` refers to with `!service`, if it does and
     /// `container` declares it.
     func referencedRegistration(_ key: String, in container: Container) -> Unmanaged<Registration>? {
-        let table = referenceTable.load() ?? referenceTable.storeIfNil(ReferenceTable(args, container: container))
-        return table[key]
+        // Borrowed: the registration keeps its table.
+        let table = referenceTable.loadUnmanaged()
+            ?? Unmanaged.passUnretained(referenceTable.storeIfNil(ReferenceTable(args, container: container)))
+        return table._withUnsafeGuaranteedRef { $0[key] }
     }
 
     /// The key of the factory of `step` (-1: the service's own).
