@@ -52,14 +52,13 @@ extension NodeStore {
 
     /// The value of the node at `index`, for a ``ManifestValue``.
     package func kind(_ index: Index) -> ManifestValue.Kind {
-        switch tag(index) {
-        case .service:
+        if tag(index) == .service || tag(index) == .tagged {
+            switch referenceTarget(index) {
+            case .service(let reference)?: return .service(reference)
+            case .tagged(let tag, _)?: return .tagged(tag)
             // A malformed reference was reported when loading; here it reads as null.
-            return serviceReference(index).map(ManifestValue.Kind.service) ?? .null
-        case .tagged:
-            return isScalar(index) ? .tagged(text(index)) : .null
-        default:
-            break
+            case nil: return .null
+            }
         }
         if isMapping(index) { return .map(ManifestMap(store: self, index: index)) }
         if !isScalar(index) { return .list(children(of: index).map { ManifestValue(store: self, index: $0) }) }
