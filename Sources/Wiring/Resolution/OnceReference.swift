@@ -15,9 +15,7 @@ struct OnceReference<Instance: AnyObject>: ~Copyable, @unchecked Sendable {
     /// The instance, if set.
     @inline(__always)
     func load() -> Instance? {
-        let raw = bits.load(ordering: .acquiring)
-        guard raw != 0, let pointer = UnsafeRawPointer(bitPattern: raw) else { return nil }
-        return Unmanaged<Instance>.fromOpaque(pointer).takeUnretainedValue()
+        loadUnmanaged()?.takeUnretainedValue()
     }
 
     /// The instance, if set, not counted: it lives as long as this reference does. Reading

@@ -52,10 +52,11 @@ extension NodeStore {
 
     /// The value of the node at `index`, for a ``ManifestValue``.
     package func kind(_ index: Index) -> ManifestValue.Kind {
-        if tag(index) == .service || tag(index) == .tagged {
+        let tag = tag(index)
+        if tag == .service || tag == .tagged {
             switch referenceTarget(index) {
             case .service(let reference)?: return .service(reference)
-            case .tagged(let tag, _)?: return .tagged(tag)
+            case .tagged(let name, _)?: return .tagged(name)
             // A malformed reference was reported when loading; here it reads as null.
             case nil: return .null
             }
