@@ -143,7 +143,7 @@ extension Container {
                 message: "\(holder.registration.scope) service \(holder.step) depends on scoped service \(registration.step): it would keep one scope's instance after the scope ends",
                 path: state.steps + [registration.step])
         }
-        return (scope, try scope.slot(for: registration, at: place, state: state))
+        return (scope, scope.slot(at: place))
     }
 
     /// The error for a synchronous resolve of an async service that is not built yet.

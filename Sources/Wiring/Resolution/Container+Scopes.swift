@@ -17,12 +17,13 @@ struct KeptPlace {
     /// Stores `instance`, built just now, and records its shutdown hooks; returns it.
     func keep(_ instance: Any, of registration: Registration, hooks: [KeptInstances.Hook],
               now: () -> ContinuousClock.Instant) -> Any {
-        slot.finish(instance, expires: timeToLive.map { now() + $0 }, weakly: weakly)
-        if !hooks.isEmpty {
-            switch owner {
-            case .container(let kept): kept.add(registration, hooks: hooks, weakly: weakly)
-            case .scope(let scope): scope.kept.add(registration, hooks: hooks, weakly: weakly)
-            }
+        switch owner {
+        case .container(let kept):
+            slot.finish(instance, expires: timeToLive.map { now() + $0 }, weakly: weakly)
+            kept.add(registration, hooks: hooks, weakly: weakly)
+        case .scope:
+            slot.finish(instance, expires: nil, weakly: false,
+                        recording: hooks.isEmpty ? nil : KeptInstances.Record(registration: registration, hooks: hooks, weakInstance: nil))
         }
         return instance
     }
@@ -76,6 +77,8 @@ extension Container {
             switch place.slot.lookup(token: state.token, now: place.timeToLive == nil ? nil : now()) {
             case .instance(let instance):
                 return instance
+            case .ended:
+                throw ResolutionError.scopeEnded(registration, path: state.steps + [registration.step])
             case .build:
                 var hooks: [KeptInstances.Hook] = []
                 do {

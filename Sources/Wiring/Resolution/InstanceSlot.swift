@@ -28,8 +28,9 @@ final class WeakInstance: @unchecked Sendable {
 /// instance being built by one that (directly or through others) waits for it gets a
 /// circular-dependency error, not a deadlock.
 ///
-/// A struct over its one locked state: copies are the same slot, and a slot costs a single
-/// allocation (the state and its mutex together).
+/// A struct over one state of a ``SlotTable``: copies are the same slot. A kept service's slot
+/// is a table of its own (one allocation, the state and its mutex together); a scope's slots
+/// share the scope's table.
 struct InstanceSlot: Sendable {
     enum State {
         case empty
@@ -60,13 +61,34 @@ struct InstanceSlot: Sendable {
         }
     }
 
-    private let state = Locked<State>(.empty)
+    private let table: SlotTable
+    private let index: Int
+
+    /// A slot of its own.
+    init() {
+        table = SlotTable(count: 1)
+        index = 0
+    }
+
+    /// Slot `index` of `table`.
+    init(_ table: SlotTable, at index: Int) {
+        self.table = table
+        self.index = index
+    }
+
+    /// Runs `body` with the slot's state while holding its table's lock.
+    @inline(__always)
+    private func withState<R>(_ body: (inout State) throws -> R) rethrows -> R {
+        try table.withLock { _, states in try body(&states[index]) }
+    }
 
     /// What a resolve finds in the slot.
     enum Lookup {
         case instance(Any)
-        /// The caller builds; it must call ``finish(_:expires:weakly:)`` or ``abandon()``.
+        /// The caller builds; it must call ``finish(_:expires:weakly:recording:)`` or ``abandon()``.
         case build
+        /// The slot is a scope's, and the scope has ended.
+        case ended
         /// Another resolution is building; wait for it, then look again.
         case wait(Build)
     }
@@ -74,8 +96,10 @@ struct InstanceSlot: Sendable {
     /// The kept instance, if valid at `now`; otherwise claims the build for `token`.
     func lookup(token: ObjectIdentifier, now instant: ContinuousClock.Instant?) -> Lookup {
         let now = instant.map(Expiry.offset)
-        return state.withLock { state in
-            switch state {
+        return table.withLock { header, states in
+            if header.ended { return .ended }
+            let state = states + index
+            switch state.pointee {
             case .built(let instance, let expires):
                 if let expires, let now, now >= expires { break }
                 return .instance(instance)
@@ -84,19 +108,19 @@ struct InstanceSlot: Sendable {
             case .building(let builder, let waiters):
                 if let waiters { return .wait(waiters) }
                 let build = Build()
-                state = .building(token: builder, waiters: build)
+                state.pointee = .building(token: builder, waiters: build)
                 return .wait(build)
             case .empty:
                 break
             }
-            state = .building(token: token, waiters: nil)
+            state.pointee = .building(token: token, waiters: nil)
             return .build
         }
     }
 
     /// The kept instance, if any, without claiming anything: the fast path of a resolve.
     func current(now: @autoclosure () -> ContinuousClock.Instant?) -> Any? {
-        state.withLock { state in
+        withState { state in
             switch state {
             case .built(let instance, nil): return instance
             case .built(let instance, let expires?):
@@ -108,9 +132,16 @@ struct InstanceSlot: Sendable {
         }
     }
 
-    /// Stores the instance the caller built and wakes the waiters.
-    func finish(_ instance: Any, expires: ContinuousClock.Instant?, weakly: Bool) {
-        end { state in
+    /// Stores the instance the caller built and wakes the waiters; `record`, the instance's
+    /// shutdown hooks, goes to the slot's table (a scope's) in the same critical section. A
+    /// scope that ended while the instance was built keeps neither.
+    func finish(_ instance: Any, expires: ContinuousClock.Instant?, weakly: Bool, recording record: KeptInstances.Record? = nil) {
+        end { header, state in
+            if header.ended {
+                state = .empty
+                return
+            }
+            if let record { header.records.append(record) }
             if weakly {
                 // `shared` keeps class instances weakly; a value cannot be held weakly, so it
                 // is not kept at all (as in Resolver): each resolve builds a new one.
@@ -123,13 +154,13 @@ struct InstanceSlot: Sendable {
 
     /// Gives up a build that failed: nothing is kept, and the next resolve builds again.
     func abandon() {
-        end { $0 = .empty }
+        end { _, state in state = .empty }
     }
 
-    private func end(_ update: (inout State) -> Void) {
-        let ended: (Build, DispatchGroup?, [CheckedContinuation<Void, Never>])? = state.withLock { state in
-            guard case .building(_, let waiters) = state else { return nil }
-            update(&state)
+    private func end(_ update: (inout SlotTable.Header, inout State) -> Void) {
+        let ended: (Build, DispatchGroup?, [CheckedContinuation<Void, Never>])? = table.withLock { header, states in
+            guard case .building(_, let waiters) = states[index] else { return nil }
+            update(&header, &states[index])
             guard let build = waiters, build.done != nil || !build.waiters.isEmpty else { return nil }
             defer { build.waiters = [:] }
             return (build, build.done, Array(build.waiters.values))
@@ -139,7 +170,7 @@ struct InstanceSlot: Sendable {
 
     /// Blocks the calling thread until `build` (a synchronous build) ends.
     func waitSynchronously(for build: Build) {
-        let done: DispatchGroup? = state.withLock { state in
+        let done: DispatchGroup? = withState { state in
             guard case .building(_, let current?) = state, current === build else { return nil }
             if let done = build.done { return done }
             let done = DispatchGroup()
@@ -153,13 +184,13 @@ struct InstanceSlot: Sendable {
     /// Suspends until `build` ends, or until the task is cancelled (then throws
     /// `CancellationError`; the build goes on for the others).
     func wait(for build: Build) async throws {
-        let number: Int = state.withLock { _ in
+        let number: Int = withState { _ in
             defer { build.nextWaiter += 1 }
             return build.nextWaiter
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-                let resumeNow: Bool = state.withLock { state in
+                let resumeNow: Bool = withState { state in
                     // Cancellation is flagged before its handler runs, so a cancelled task
                     // either sees the flag here or is resumed by the handler.
                     guard case .building(_, let current?) = state, current === build, !Task.isCancelled else { return true }
@@ -169,7 +200,7 @@ struct InstanceSlot: Sendable {
                 if resumeNow { waiter.resume() }
             }
         } onCancel: {
-            let waiter = state.withLock { _ in build.waiters.removeValue(forKey: number) }
+            let waiter = withState { _ in build.waiters.removeValue(forKey: number) }
             waiter?.resume()
         }
         try Task.checkCancellation()
@@ -177,7 +208,7 @@ struct InstanceSlot: Sendable {
 
     /// Drops the kept instance (a build under way finishes and is kept).
     func reset() {
-        state.withLock { state in
+        withState { state in
             if case .building = state { return }
             state = .empty
         }
@@ -185,7 +216,7 @@ struct InstanceSlot: Sendable {
 
     /// The resolution building the instance, if one is.
     var builder: ObjectIdentifier? {
-        state.withLock { state in
+        withState { state in
             if case .building(let token, _) = state { return token }
             return nil
         }

@@ -142,6 +142,28 @@ struct RequestScopeTests {
         }
         #expect(journal.all == ["build Connection", "close Connection"])
     }
+
+    @Test func anInstanceWhoseBuildOutlastsItsScopeIsHandedOverButNotKept() async throws {
+        let (building, started) = AsyncStream<Void>.makeStream()
+        let (released, release) = AsyncStream<Void>.makeStream()
+        let registry = Self.registry()
+        registry.factory("unit-of-work", overriding: true) { r in
+            let connection = try await r.resolve(Connection.self)
+            started.yield()
+            for await _ in released { break }
+            return UnitOfWork(connection: connection, pool: try await r.resolve(Pool.self))
+        }
+        let container = try AsyncFixture.container(Self.manifest, registry: registry)
+        let scope = container.makeScope()
+        let build = Task { try await scope.resolve(UnitOfWork.self) }
+        for await _ in building { break }
+        try await scope.end()
+        release.yield()
+        // The resolve that was under way gets its instance; the ended scope keeps nothing.
+        _ = try await build.value
+        let error = await #expect(throws: ResolutionError.self) { try await scope.resolve(UnitOfWork.self) }
+        #expect(error?.message.hasPrefix("the scope has ended; service UnitOfWork (") == true)
+    }
 }
 
 extension ContainerScope {

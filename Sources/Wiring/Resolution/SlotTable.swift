@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The states of one or more ``InstanceSlot``s behind one `pthread_mutex_t`, in one allocation.
+///
+/// A service the container keeps (a singleton, say) has a table of its own, with one state. A
+/// ``ContainerScope`` has one table for all its `scoped` services, made with the scope, which
+/// also holds the scope's shutdown hooks and whether it has ended. A request through a scope
+/// then allocates one table and initializes one mutex, and each of its scoped instances costs
+/// two critical sections (look, then keep), where a slot object per instance cost an allocation,
+/// a mutex and six critical sections (callgrind, the notes server's request: NoteQueries
+/// with a scoped unit of work and request log and a singleton store).
+struct SlotTable: @unchecked Sendable {
+    struct Header {
+        var mutex = pthread_mutex_t()
+        let count: Int
+        /// For a scope's table: the scope has ended; its slots keep nothing more.
+        var ended = false
+        /// For a scope's table: the hooks of the instances it keeps, in the order their
+        /// builds ended.
+        var records: [KeptInstances.Record] = []
+    }
+
+    private final class Storage: ManagedBuffer<Header, InstanceSlot.State> {
+        deinit {
+            withUnsafeMutablePointers { header, states in
+                states.deinitialize(count: header.pointee.count)
+                _ = pthread_mutex_destroy(SlotTable.mutex(header))
+            }
+        }
+    }
+
+    private let storage: Storage
+
+    /// A table of `count` empty slots.
+    init(count: Int) {
+        let buffer = Storage.create(minimumCapacity: count) { _ in Header(count: count) }
+        storage = unsafeDowncast(buffer, to: Storage.self)
+        storage.withUnsafeMutablePointers { header, states in
+            pthread_mutex_init(Self.mutex(header), nil)
+            states.initialize(repeating: .empty, count: count)
+        }
+    }
+
+    /// The mutex, in place in the header: a header is never moved or copied while in use.
+    private static func mutex(_ header: UnsafeMutablePointer<Header>) -> UnsafeMutablePointer<pthread_mutex_t> {
+        (UnsafeMutableRawPointer(header) + MemoryLayout<Header>.offset(of: \.mutex)!).assumingMemoryBound(to: pthread_mutex_t.self)
+    }
+
+    /// Runs `body` with the header and the slots' states while holding the lock.
+    @inline(__always)
+    func withLock<R>(_ body: (inout Header, UnsafeMutablePointer<InstanceSlot.State>) throws -> R) rethrows -> R {
+        try storage.withUnsafeMutablePointers { header, states in
+            let mutex = Self.mutex(header)
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&header.pointee, states)
+        }
+    }
+}
