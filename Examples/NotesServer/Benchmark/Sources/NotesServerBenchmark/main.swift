@@ -7,8 +7,9 @@ import Foundation
 // - wired: the notes server as it ships (context `test`: the in-memory store, warnings only),
 //   where each request gets a Wiring scope and resolves NoteQueries, which needs the
 //   singleton store and the scoped UnitOfWork and RequestLog;
-// - by hand: the same handler on the same Hummingbird server, with those services made in
-//   the handler and the store and request counter held in variables.
+// - by hand: the same server (request context, two middleware layers, router paths, handler)
+//   with those services made in a middleware and the store and request counter held in
+//   variables, so that the difference is the container's work alone.
 // The server's CPU time per request is this process's CPU time over the requests wrk counted
 // (wrk is another process); the container's share of a request is the difference over the
 // wired figure. The two alternate, a few rounds each, so that drift of a noisy machine falls
