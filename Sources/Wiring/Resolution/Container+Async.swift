@@ -84,8 +84,13 @@ extension Container {
 
     /// The instance of `registration`, a dependency awaited from the resolution in `state`:
     /// resolved by type or key, or the service a `!service` argument refers to.
+    ///
+    /// A synchronous service (its factory and decorators) is built here without awaiting, in
+    /// a state forked from `state`'s frozen one: no async frame below this one.
+    @inline(__always)
     func dependencyAsync(_ registration: Registration, arguments: Arguments, from state: ResolutionState) async throws -> Any {
         if edgeRecorder != nil { recordEdge(to: registration, state: state) }
+        guard registration.isAsync else { return try synchronousInstance(of: registration, arguments: arguments, from: frozen(state)) }
         return try await instanceAsync(of: registration, arguments: arguments, from: frozen(state))
     }
 
@@ -97,13 +102,7 @@ extension Container {
 
     /// The instance of `registration` in its scope, resolved from the frozen state `parent`.
     func instanceAsync(of registration: Registration, arguments: Arguments, from parent: ResolutionState) async throws -> Any {
-        guard registration.isAsync else {
-            // Already built and kept: no state to fork (a fork is about 700 instructions).
-            if let instance = try currentInstance(of: registration, from: parent) { return instance }
-            return try ResolutionState.withFork(of: parent, container: self) { fork throws(ResolutionError) in
-                try instance(of: registration, arguments: arguments, in: fork)
-            }
-        }
+        guard registration.isAsync else { return try synchronousInstance(of: registration, arguments: arguments, from: parent) }
         var hooks: [KeptInstances.Hook] = []
         switch registration.keeping {
         case .kept(let timeToLive, let weakly, let slot):
@@ -127,6 +126,16 @@ extension Container {
             } ?? built
         case .unique:
             return try await produce(registration, arguments: arguments, at: try enter(registration, from: parent), hooks: &hooks)
+        }
+    }
+
+    /// The instance of the synchronous `registration`, built by the synchronous engine in a
+    /// state forked from the frozen `parent`.
+    private func synchronousInstance(of registration: Registration, arguments: Arguments, from parent: ResolutionState) throws(ResolutionError) -> Any {
+        // Already built and kept: no state to fork (a fork is about 700 instructions).
+        if let instance = try currentInstance(of: registration, from: parent) { return instance }
+        return try ResolutionState.withFork(of: parent, container: self) { fork throws(ResolutionError) in
+            try instance(of: registration, arguments: arguments, in: fork)
         }
     }
 

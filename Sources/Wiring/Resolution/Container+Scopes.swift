@@ -133,15 +133,16 @@ extension Container {
 
     /// Runs the factory and the decorators around it, with `registration` on the path.
     private func produce(_ registration: Registration, arguments: Arguments, state: ResolutionState) throws(ResolutionError) -> Any {
+        try checkCycle(registration, state: state)
         var hooks: [KeptInstances.Hook] = []
         return try produce(registration, arguments: arguments, state: state, hooks: &hooks)
     }
 
-    /// `produce`, adding to `hooks` each built layer's shutdown hook.
+    /// `produce`, adding to `hooks` each built layer's shutdown hook, once `registration` has
+    /// passed ``checkCycle(_:state:)``.
     private func produce(
         _ registration: Registration, arguments: Arguments, state: ResolutionState, hooks: inout [KeptInstances.Hook]
     ) throws(ResolutionError) -> Any {
-        try checkCycle(registration, state: state)
         state.path.append(PathEntry(registration: registration, decorator: -1))
         defer { state.path.removeLast() }
         let context = FactoryContext(container: self, state: state, arguments: arguments, registration: registration)

@@ -91,7 +91,7 @@ public final class FactoryRegistry: Sendable {
         fileID: String = #fileID, line: Int = #line,
         _ make: @escaping @isolated(any) @Sendable (FactoryContext) async throws -> sending T
     ) -> FactoryRegistration<T> {
-        registerAsync(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: 1)) { try await make($0) }
+        registerAsync(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: 1)) { try await make($0) as Any }
     }
 
     /// Registers a synchronous factory isolated to a global actor (`{ @MainActor r in
@@ -107,15 +107,17 @@ public final class FactoryRegistry: Sendable {
         fileID: String = #fileID, line: Int = #line,
         _ make: @escaping @isolated(any) @Sendable (FactoryContext) throws -> sending T
     ) -> FactoryRegistration<T> {
-        registerAsync(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: 1)) { try await make($0) }
+        registerAsync(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: 1)) { try await make($0) as Any }
     }
 
+    /// Registers `make`, which already returns its `T` as `Any`: one closure between the
+    /// container and the factory, not two.
     private func registerAsync<T>(
         _ key: String, overriding: Bool, at location: SourceLocation,
-        _ make: @escaping @Sendable (FactoryContext) async throws -> T
+        _ make: @escaping @Sendable (FactoryContext) async throws -> Any
     ) -> FactoryRegistration<T> {
         register(key, overriding: overriding, Entry(
-            make: { context in throw context.awaitRequired() }, makeAsync: { try await make($0) }, shutdown: nil, location: location))
+            make: { context in throw context.awaitRequired() }, makeAsync: make, shutdown: nil, location: location))
     }
 
     private func register<T>(_ key: String, overriding: Bool, _ entry: Entry) -> FactoryRegistration<T> {
