@@ -3,8 +3,8 @@ import ServiceLifecycle
 
 /// How the benchmark runs: `[SECONDS] [--pin] [--in-process]`.
 struct Options {
-    var seconds = 3
-    var rounds = 3
+    var seconds = 2
+    var rounds = 5
     var connections = 16
     /// wrk runs on CPU 0 (start the benchmark with `taskset -c 1` to give the server CPU 1).
     var pinned = false

@@ -1,7 +1,7 @@
 import Foundation
 
 // `swift run -c release --package-path Examples/NotesServer/Benchmark [SECONDS] [--pin]`
-// (`--in-process`: the container's work per request alone, without HTTP)
+// (`--in-process`: the container's work per request alone, without HTTP, hot and cold)
 //
 // Serves `GET /notes/1` two ways and loads each with wrk on loopback:
 // - wired: the notes server as it ships (context `test`: the in-memory store, warnings only),
@@ -12,8 +12,8 @@ import Foundation
 //   variables, so that the difference is the container's work alone.
 // The server's CPU time per request is this process's CPU time over the requests wrk counted
 // (wrk is another process); the container's share of a request is the difference over the
-// wired figure. The two alternate, a few rounds each, so that drift of a noisy machine falls
-// on both, and the best round of each counts; the whole run stays under 20 seconds.
+// wired figure. The two alternate, five rounds of 2 seconds each (20 seconds of load in all),
+// so that drift of a noisy machine falls on both, and the best round of each counts.
 
 let options = Options(arguments: Array(CommandLine.arguments.dropFirst()))
 if CommandLine.arguments.contains("--in-process") {
