@@ -13,8 +13,10 @@ import Darwin
 /// also holds the scope's shutdown hooks and whether it has ended. A request through a scope
 /// then allocates one table and initializes one mutex, and each of its scoped instances costs
 /// two critical sections (look, then keep), where a slot object per instance cost an allocation,
-/// a mutex and six critical sections (callgrind, the notes server's request: NoteQueries
-/// with a scoped unit of work and request log and a singleton store).
+/// a mutex and six critical sections. On the notes server's request (NoteQueries with a scoped
+/// unit of work and request log and a singleton store), that took 30,356 instructions down to
+/// 27,389 (callgrind, `WiringBenchmarks --profile-requests 11000 served`) and 3.10 µs to
+/// 2.80 µs (`NotesServerBenchmark --in-process`).
 struct SlotTable: @unchecked Sendable {
     struct Header {
         var mutex = pthread_mutex_t()
