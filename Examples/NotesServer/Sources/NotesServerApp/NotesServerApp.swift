@@ -39,7 +39,7 @@ public enum NotesServerApp {
         let settings = try await container.resolve(ServerSettings.self)
         let logger = try await container.resolve(Logger.self)
         let router = Router(context: AppRequestContext.self)
-        router.add(middleware: RequestCountingMiddleware(container: container))
+        router.add(middleware: RequestCountingMiddleware(counter: try await container.resolve(RequestCounter.self)))
         router.add(middleware: RequestScopeMiddleware(container: container))
         Routes.add(to: router, container: container)
         return Application(
@@ -76,13 +76,15 @@ public enum NotesServerApp {
     }
 }
 
-/// Counts requests in the `RequestCounter` singleton, which logs the count at shutdown.
+/// Counts requests in the `RequestCounter` singleton, which logs the count at shutdown. The
+/// singleton is resolved once, when the application is made: a request pays for the count, not
+/// for a resolve.
 struct RequestCountingMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
-    let container: Container
+    let counter: RequestCounter
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try await container.resolve(RequestCounter.self).increment()
+        counter.increment()
         return try await next(request, context)
     }
 }

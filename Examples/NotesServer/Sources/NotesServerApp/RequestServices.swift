@@ -92,8 +92,8 @@ public struct NoteQueries: Sendable {
     }
 }
 
-/// How many requests the server answered; logged at shutdown. A singleton built by the first
-/// request, so it shuts down before the store, which `start()` built first.
+/// How many requests the server answered; logged at shutdown. A singleton built when the
+/// application is made, after `start()` built the store, so it shuts down before the store.
 public final class RequestCounter: Sendable {
     private let count = Atomic(0)
     private let logger: Logger
