@@ -128,9 +128,9 @@ extension Container {
         return result
     }
 
-    /// The scope resolving and `registration`'s slot in it; throws when there is none, or when
-    /// an instance the container keeps is being built on the path (it would keep the scope's).
-    func scopeSlot(of registration: Registration, at place: Int, state: ResolutionState) throws(ResolutionError) -> (ContainerScope, InstanceSlot) {
+    /// `registration`'s slot in the scope resolving; throws when there is none, or when an
+    /// instance the container keeps is being built on the path (it would keep the scope's).
+    func scopeSlot(of registration: Registration, at place: Int, state: ResolutionState) throws(ResolutionError) -> InstanceSlot {
         guard let scope = state.scope else {
             throw ResolutionError(
                 .scopeRequired(registration.key),
@@ -143,7 +143,7 @@ extension Container {
                 message: "\(holder.registration.scope) service \(holder.step) depends on scoped service \(registration.step): it would keep one scope's instance after the scope ends",
                 path: state.steps + [registration.step])
         }
-        return (scope, scope.slot(at: place))
+        return scope.slot(at: place)
     }
 
     /// The error for a synchronous resolve of an async service that is not built yet.

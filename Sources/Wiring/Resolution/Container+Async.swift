@@ -110,9 +110,9 @@ extension Container {
             return try await buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: .container(kept)),
                                        arguments: arguments, from: parent)
         case .scoped(let place):
-            let (scope, slot) = try scopeSlot(of: registration, at: place, state: parent)
+            let slot = try scopeSlot(of: registration, at: place, state: parent)
             if let instance = slot.current(now: nil) { return instance }
-            return try await buildKept(registration, in: KeptPlace(slot: slot, timeToLive: nil, weakly: false, owner: .scope(scope)),
+            return try await buildKept(registration, in: KeptPlace(slot: slot, timeToLive: nil, weakly: false, owner: .scope),
                                        arguments: arguments, from: parent)
         case .graph:
             let id = ObjectIdentifier(registration)
@@ -143,7 +143,7 @@ extension Container {
     private func currentInstance(of registration: Registration, from state: ResolutionState) throws(ResolutionError) -> Any? {
         switch registration.keeping {
         case .kept(let timeToLive, _, let slot): return slot.current(now: timeToLive == nil ? nil : now())
-        case .scoped(let place): return try scopeSlot(of: registration, at: place, state: state).1.current(now: nil)
+        case .scoped(let place): return try scopeSlot(of: registration, at: place, state: state).current(now: nil)
         case .graph, .unique: return nil
         }
     }

@@ -8,10 +8,11 @@ struct KeptPlace {
     let weakly: Bool
     let owner: Owner
 
-    /// Who runs the hooks: the container, or a scope (which makes its list when first needed).
+    /// Who runs the hooks: the container, or the scope whose table holds the slot (its hooks
+    /// are recorded there, with the instance).
     enum Owner {
         case container(KeptInstances)
-        case scope(ContainerScope)
+        case scope
     }
 
     /// Stores `instance`, built just now, and records its shutdown hooks; returns it.
@@ -52,9 +53,9 @@ extension Container {
             return try buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: .container(kept)),
                                  arguments: arguments, state: state)
         case .scoped(let place):
-            let (scope, slot) = try scopeSlot(of: registration, at: place, state: state)
+            let slot = try scopeSlot(of: registration, at: place, state: state)
             if let instance = slot.current(now: nil) { return instance }
-            return try buildKept(registration, in: KeptPlace(slot: slot, timeToLive: nil, weakly: false, owner: .scope(scope)),
+            return try buildKept(registration, in: KeptPlace(slot: slot, timeToLive: nil, weakly: false, owner: .scope),
                                  arguments: arguments, state: state)
         case .graph:
             let id = ObjectIdentifier(registration)
