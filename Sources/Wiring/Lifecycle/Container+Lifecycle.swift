@@ -137,11 +137,17 @@ extension Container {
                 message: "service \(registration.step) is scoped: resolve it from a scope (container.makeScope() or container.withScope), not from the container",
                 path: state.steps + [registration.step])
         }
-        if let holder = state.path.first(where: { $0.decorator < 0 && $0.registration.keepsBeyondScope }) {
-            throw ResolutionError(
-                .scopeRequired(registration.key),
-                message: "\(holder.registration.scope) service \(holder.step) depends on scoped service \(registration.step): it would keep one scope's instance after the scope ends",
-                path: state.steps + [registration.step])
+        // By index, as `position(of:)` scans: no reference counted per entry.
+        var index = 0
+        while index < state.path.count {
+            let entry = state.path[index]
+            if entry.decorator < 0, entry.registration.keepsBeyondScope {
+                throw ResolutionError(
+                    .scopeRequired(registration.key),
+                    message: "\(entry.registration.scope) service \(entry.step) depends on scoped service \(registration.step): it would keep one scope's instance after the scope ends",
+                    path: state.steps + [registration.step])
+            }
+            index += 1
         }
         return scope.slot(at: place)
     }
@@ -155,14 +161,6 @@ extension Container {
             message += "; the synchronous factory of \(caller.service) cannot await it: make that factory async"
         }
         return ResolutionError(.awaitRequired(registration.key), message: message, path: steps)
-    }
-}
-
-extension Registration {
-    /// Whether its instance is kept by the container, beyond any scope.
-    var keepsBeyondScope: Bool {
-        if case .kept = keeping { return true }
-        return false
     }
 }
 

@@ -96,15 +96,15 @@ public final class ContainerScope: Sendable {
             guard !header.ended else { return nil }
             header.ended = true
             // Builds under way keep their state: they wake their waiters when they end.
-            for place in 0..<header.count {
-                if case .building = states[place] { continue }
+            for place in 0..<header.count where !states[place].isBuilding {
                 states[place] = .empty
             }
             defer { header.records = [] }
             return header.records
         }
         guard let records, !records.isEmpty else { return }
-        let failures = await KeptInstances.shutDown(records, defaultTimeout: container.shutdownTimeout)
-        if !failures.isEmpty { throw ShutdownError(failures: failures) }
+        var failures = KeptInstances.shutDownInPlace(records)
+        if failures == nil { failures = await KeptInstances.shutDown(records, defaultTimeout: container.shutdownTimeout) }
+        if let failures, !failures.isEmpty { throw ShutdownError(failures: failures) }
     }
 }

@@ -50,7 +50,7 @@ extension Container {
             defer { ResolutionState.recycle(state, container: self) }
             return try resolveInstance(type, name: name, arguments: arguments, state: state)
         }
-        let root = ResolutionState(frozenFrom: nil, adding: nil, scope: scope)
+        let root = ResolutionState.top(scope: scope)
         guard name == nil, registration.isCachedByType else {
             return try await instanceAsync(of: registration, arguments: arguments, from: root)
         }
@@ -92,6 +92,15 @@ extension Container {
         if edgeRecorder != nil { recordEdge(to: registration, state: state) }
         guard registration.isAsync else { return try synchronousInstance(of: registration, arguments: arguments, from: frozen(state)) }
         return try await instanceAsync(of: registration, arguments: arguments, from: frozen(state))
+    }
+
+    /// ``dependencyAsync(_:arguments:from:)``'s instance when it needs no `await`: a synchronous
+    /// service, or an async one already built and kept. `nil` for an async service to build,
+    /// and while edges are recorded (the async path records them).
+    func dependencyWithoutAwaiting(_ registration: Registration, from state: ResolutionState) throws(ResolutionError) -> Any? {
+        guard edgeRecorder == nil else { return nil }
+        guard registration.isAsync else { return try synchronousInstance(of: registration, arguments: .none, from: frozen(state)) }
+        return try currentInstance(of: registration, from: state)
     }
 
     /// `state` if it is frozen; else a frozen copy, for a synchronous factory's context used
@@ -152,7 +161,7 @@ extension Container {
     /// checks passed.
     private func enter(_ registration: Registration, from parent: ResolutionState) throws(ResolutionError) -> ResolutionState {
         try checkCycle(registration, state: parent)
-        return ResolutionState(frozenFrom: parent, adding: PathEntry(registration: registration, decorator: -1), scope: parent.scope)
+        return parent.entering(PathEntry(registration: registration, decorator: -1))
     }
 
     private func buildKept(
@@ -160,7 +169,7 @@ extension Container {
     ) async throws -> Any {
         let level = try enter(registration, from: parent)
         while true {
-            switch place.slot.lookup(token: level.token, now: place.timeToLive == nil ? nil : now()) {
+            switch place.lookup(token: level.token, now: now) {
             case .instance(let instance):
                 return instance
             case .ended:

@@ -15,7 +15,19 @@ struct KeptPlace {
         case scope
     }
 
+    /// What the slot holds for the resolution `token`, at the current time when the instance
+    /// expires (see ``InstanceSlot/lookup(token:now:)``).
+    ///
+    /// Not inlined, nor is ``keep(_:of:hooks:now:)``: in an async caller, each optional clock
+    /// instant (a type whose layout is not fixed at compile time) took a task allocation of
+    /// its own.
+    @inline(never)
+    func lookup(token: ObjectIdentifier, now: () -> ContinuousClock.Instant) -> InstanceSlot.Lookup {
+        slot.lookup(token: token, now: timeToLive == nil ? nil : now())
+    }
+
     /// Stores `instance`, built just now, and records its shutdown hooks; returns it.
+    @inline(never)
     func keep(_ instance: Any, of registration: Registration, hooks: [KeptInstances.Hook],
               now: () -> ContinuousClock.Instant) -> Any {
         switch owner {
@@ -75,7 +87,7 @@ extension Container {
         // An async service is never waited for, nor built, synchronously.
         if registration.isAsync { throw awaitRequired(registration, state: state) }
         while true {
-            switch place.slot.lookup(token: state.token, now: place.timeToLive == nil ? nil : now()) {
+            switch place.lookup(token: state.token, now: now) {
             case .instance(let instance):
                 return instance
             case .ended:

@@ -40,8 +40,13 @@ struct InstanceSlot: Sendable {
         /// layout is not fixed at compile time, and an enum holding one copied its cases
         /// through runtime calls on every resolve of the slot (about 1,600 instructions per
         /// request through a scope, of 15,500).
-        case built(Any, expires: Duration?)
+        case built(InstanceBox, expires: Duration?)
         case weak(WeakInstance)
+
+        var isBuilding: Bool {
+            if case .building = self { return true }
+            return false
+        }
     }
 
     /// Who waits for a build under way. Most builds have no waiter: the first waiter makes
@@ -100,9 +105,9 @@ struct InstanceSlot: Sendable {
             if header.ended { return .ended }
             let state = states + index
             switch state.pointee {
-            case .built(let instance, let expires):
+            case .built(let box, let expires):
                 if let expires, let now, now >= expires { break }
-                return .instance(instance)
+                return .instance(box.value)
             case .weak(let reference):
                 if let object = reference.object { return .instance(object) }
             case .building(let builder, let waiters):
@@ -122,10 +127,10 @@ struct InstanceSlot: Sendable {
     func current(now: @autoclosure () -> ContinuousClock.Instant?) -> Any? {
         withState { state in
             switch state {
-            case .built(let instance, nil): return instance
-            case .built(let instance, let expires?):
+            case .built(let box, nil): return box.value
+            case .built(let box, let expires?):
                 if let now = now().map(Expiry.offset), now >= expires { return nil }
-                return instance
+                return box.value
             case .weak(let reference): return reference.object
             default: return nil
             }
@@ -147,7 +152,7 @@ struct InstanceSlot: Sendable {
                 // is not kept at all (as in Resolver): each resolve builds a new one.
                 state = Swift.type(of: instance) is AnyClass ? .weak(WeakInstance(instance as AnyObject)) : .empty
             } else {
-                state = .built(instance, expires: expires.map(Expiry.offset))
+                state = .built(InstanceBox(value: instance), expires: expires.map(Expiry.offset))
             }
         }
     }

@@ -94,6 +94,9 @@ final class Registration: Sendable {
     let propertyHooks: [@Sendable (FactoryContext, Any) throws -> Void]
     /// Whether a build is the factory alone: no decorators, no property hooks.
     let isPlain: Bool
+    /// Whether its instance is kept by the container, beyond any scope: it may not depend on
+    /// a `scoped` service. Stored, since every scoped resolve checks the path for one.
+    let keepsBeyondScope: Bool
     /// The registrations its `!service` arguments refer to, found on first use.
     private let referenceTable = OnceReference<ReferenceTable>()
 
@@ -113,6 +116,7 @@ final class Registration: Sendable {
         self.decorators = decorators
         propertyHooks = factory.properties
         isPlain = decorators.isEmpty && factory.properties.isEmpty
+        if case .kept = keeping { keepsBeyondScope = true } else { keepsBeyondScope = false }
         isEager = lifecycle.eager?.value ?? false
         self.tags = tags?.map(\.value) ?? []
         shutdownTimeout = lifecycle.shutdownTimeout?.value

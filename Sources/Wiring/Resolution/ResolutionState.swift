@@ -25,6 +25,10 @@ final class ResolutionState {
     @exclusivity(unchecked) var parent: ResolutionState?
     /// For a frozen state: the `graph` instances of its whole async resolution.
     let sharedGraph: Locked<[ObjectIdentifier: Any]>?
+    /// A top-level async resolution's first state, until its first service is entered: nothing
+    /// else holds it yet, so that service's level is this state, not one more below it (one
+    /// state fewer per top-level `await` resolve that builds).
+    private var isUnenteredTop = false
 
     /// Whether this state is frozen: resolves through it start states of their own.
     @usableFromInline var isFrozen: Bool { sharedGraph != nil }
@@ -57,6 +61,22 @@ final class ResolutionState {
         self.parent = parent
         self.scope = scope
         sharedGraph = parent?.sharedGraph ?? Locked(parent?.graph ?? [:])
+    }
+
+    /// The first state of a top-level async resolution, from the container or from `scope`.
+    static func top(scope: ContainerScope?) -> ResolutionState {
+        let state = ResolutionState(frozenFrom: nil, adding: nil, scope: scope)
+        state.isUnenteredTop = true
+        return state
+    }
+
+    /// The frozen state for building `entry`'s service below this frozen one: this state itself
+    /// when it is an unentered top (see ``isUnenteredTop``), else a new one.
+    func entering(_ entry: PathEntry) -> ResolutionState {
+        guard isUnenteredTop else { return ResolutionState(frozenFrom: self, adding: entry, scope: scope) }
+        isUnenteredTop = false
+        path.append(entry)
+        return self
     }
 
     /// Runs `body` in a state of this thread's that continues the frozen state `frozen` (its

@@ -131,6 +131,70 @@ struct RequestScopeTests {
         #expect(tasks["Connection"] != nil && tasks["Connection"] != ending)
     }
 
+    @Test func anAsyncFactoryReadsBuiltSynchronousAndUnbuiltAsyncReferencesOnceEach() async throws {
+        let manifest = """
+            services:
+              UnitOfWork:
+                factory: unit
+                scope: scoped
+                args: { connection: !service Connection, pool: !service Pool, again: !service Connection }
+              Connection: { factory: connection, scope: unique }
+              Pool: { factory: pool, scope: singleton }
+            """
+        let journal = Journal()
+        let registry = FactoryRegistry()
+        registry.factory("unit") { r in
+            let unit = UnitOfWork(connection: try await r.resolve(arg: "connection"), pool: try await r.resolve(arg: "pool"))
+            // A `unique` service read with the wrong type is built once, and the error names it.
+            do {
+                _ = try await r.resolve(arg: "again", as: Pool.self)
+            } catch let error as ResolutionError {
+                journal.record(error.message.contains("which produced Connection, not a Pool") ? "mismatch named" : error.message)
+            }
+            return unit
+        }
+        registry.factory("connection") { _ in
+            journal.record("build Connection")
+            return Connection()
+        }
+        registry.factory("pool") { _ in
+            journal.record("build Pool")
+            return try await Pool.connect()
+        }
+        let container = try AsyncFixture.container(manifest, registry: registry)
+        let (first, second) = try await container.withScope { scope in
+            (try await scope.resolve(UnitOfWork.self), try await container.withScope { try await $0.resolve(UnitOfWork.self) })
+        }
+        #expect(first.pool === second.pool)
+        #expect(first.connection !== second.connection)
+        #expect(journal.all == ["build Connection", "build Pool", "build Connection", "mismatch named",
+                                "build Connection", "build Connection", "mismatch named"])
+    }
+
+    @Test func synchronousHooksThatFailAreAllRunInReverseAndAllReported() async throws {
+        let journal = Journal()
+        let registry = Self.registry(journal)
+        registry.factory("unit-of-work", overriding: true) { r in
+            UnitOfWork(connection: try await r.resolve(Connection.self), pool: try await r.resolve(Pool.self))
+        }.onShutdown { _ in
+            journal.record("close UnitOfWork")
+            throw StoreUnavailable()
+        }
+        registry.factory("connection", overriding: true) { _ in Connection() }.onShutdown { _ in
+            journal.record("close Connection")
+            throw StoreUnavailable()
+        }
+        let container = try AsyncFixture.container(Self.manifest, registry: registry)
+        let scope = container.makeScope()
+        _ = try await scope.resolve(UnitOfWork.self)
+        let error = await #expect(throws: ShutdownError.self) { try await scope.end() }
+        #expect(error?.failures.map(\.service) == ["UnitOfWork", "Connection"])
+        #expect(error?.failures.allSatisfy { $0.error is StoreUnavailable } == true)
+        #expect(journal.all == ["close UnitOfWork", "close Connection"])
+        try await scope.end()
+        #expect(journal.all.count == 2)
+    }
+
     @Test func theBodyOfWithScopeSeesItsErrorAndTheScopeStillEnds() async throws {
         let journal = Journal()
         let container = try AsyncFixture.container(Self.manifest, registry: Self.registry(journal))
