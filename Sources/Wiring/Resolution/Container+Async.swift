@@ -115,7 +115,7 @@ extension Container {
         var hooks: [KeptInstances.Hook] = []
         switch registration.keeping {
         case .kept(let timeToLive, let weakly, let slot):
-            if let instance = slot.current(now: timeToLive == nil ? nil : now()) { return instance }
+            if let instance = slot.current(now: Expiry.now(now, expiring: timeToLive)) { return instance }
             return try await buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: .container(kept)),
                                        arguments: arguments, from: parent)
         case .scoped(let place):
@@ -151,7 +151,7 @@ extension Container {
     /// The instance `registration` keeps for a resolution from `state`, if it is built.
     private func currentInstance(of registration: Registration, from state: ResolutionState) throws(ResolutionError) -> Any? {
         switch registration.keeping {
-        case .kept(let timeToLive, _, let slot): return slot.current(now: timeToLive == nil ? nil : now())
+        case .kept(let timeToLive, _, let slot): return slot.current(now: Expiry.now(now, expiring: timeToLive))
         case .scoped(let place): return try scopeSlot(of: registration, at: place, state: state).current(now: nil)
         case .graph, .unique: return nil
         }

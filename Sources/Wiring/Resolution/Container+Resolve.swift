@@ -182,7 +182,7 @@ extension Container {
     private func traced(_ registration: Registration, arguments: Arguments, state: ResolutionState?, logger: Logger) throws(ResolutionError) -> Any {
         var kept = false
         if case .kept(let timeToLive, _, let slot) = registration.keeping {
-            kept = slot.current(now: timeToLive == nil ? nil : now()) != nil
+            kept = slot.current(now: Expiry.now(now, expiring: timeToLive)) != nil
         }
         let start = ContinuousClock.now
         let instance = try self.instance(of: registration, arguments: arguments, state: state)

@@ -23,7 +23,7 @@ struct KeptPlace {
     /// its own.
     @inline(never)
     func lookup(token: ObjectIdentifier, now: () -> ContinuousClock.Instant) -> InstanceSlot.Lookup {
-        slot.lookup(token: token, now: timeToLive == nil ? nil : now())
+        slot.lookup(token: token, now: Expiry.now(now, expiring: timeToLive))
     }
 
     /// Stores `instance`, built just now, and records its shutdown hooks; returns it.
@@ -32,7 +32,7 @@ struct KeptPlace {
               now: () -> ContinuousClock.Instant) -> Any {
         switch owner {
         case .container(let kept):
-            slot.finish(instance, expires: timeToLive.map { now() + $0 }, weakly: weakly)
+            slot.finish(instance, expires: timeToLive.map { Expiry.offset(now() + $0) }, weakly: weakly)
             kept.add(registration, hooks: hooks, weakly: weakly)
         case .scope:
             slot.finish(instance, expires: nil, weakly: false,
@@ -49,7 +49,7 @@ extension Container {
     func instance(of registration: Registration, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
         if let state { return try instance(of: registration, arguments: arguments, in: state) }
         if case .kept(let timeToLive, _, let slot) = registration.keeping,
-           let instance = slot.current(now: timeToLive == nil ? nil : now()) {
+           let instance = slot.current(now: Expiry.now(now, expiring: timeToLive)) {
             return instance
         }
         try checkOpen(registration)
@@ -61,7 +61,7 @@ extension Container {
     func instance(of registration: Registration, arguments: Arguments, in state: ResolutionState) throws(ResolutionError) -> Any {
         switch registration.keeping {
         case .kept(let timeToLive, let weakly, let slot):
-            if let instance = slot.current(now: timeToLive == nil ? nil : now()) { return instance }
+            if let instance = slot.current(now: Expiry.now(now, expiring: timeToLive)) { return instance }
             return try buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: .container(kept)),
                                  arguments: arguments, state: state)
         case .scoped(let place):

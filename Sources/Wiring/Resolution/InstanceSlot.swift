@@ -98,10 +98,10 @@ struct InstanceSlot: Sendable {
         case wait(Build)
     }
 
-    /// The kept instance, if valid at `now`; otherwise claims the build for `token`.
-    func lookup(token: ObjectIdentifier, now instant: ContinuousClock.Instant?) -> Lookup {
-        let now = instant.map(Expiry.offset)
-        return table.withLock { header, states in
+    /// The kept instance, if valid at `now` (an ``Expiry`` offset; `nil` for a slot whose
+    /// instances never expire); otherwise claims the build for `token`.
+    func lookup(token: ObjectIdentifier, now: Duration?) -> Lookup {
+        table.withLock { header, states in
             if header.ended { return .ended }
             let state = states + index
             switch state.pointee {
@@ -124,12 +124,12 @@ struct InstanceSlot: Sendable {
     }
 
     /// The kept instance, if any, without claiming anything: the fast path of a resolve.
-    func current(now: @autoclosure () -> ContinuousClock.Instant?) -> Any? {
+    func current(now: @autoclosure () -> Duration?) -> Any? {
         withState { state in
             switch state {
             case .built(let box, nil): return box.value
             case .built(let box, let expires?):
-                if let now = now().map(Expiry.offset), now >= expires { return nil }
+                if let now = now(), now >= expires { return nil }
                 return box.value
             case .weak(let reference): return reference.object
             default: return nil
@@ -140,7 +140,7 @@ struct InstanceSlot: Sendable {
     /// Stores the instance the caller built and wakes the waiters; `record`, the instance's
     /// shutdown hooks, goes to the slot's table (a scope's) in the same critical section. A
     /// scope that ended while the instance was built keeps neither.
-    func finish(_ instance: Any, expires: ContinuousClock.Instant?, weakly: Bool, recording record: KeptInstances.Record? = nil) {
+    func finish(_ instance: Any, expires: Duration?, weakly: Bool, recording record: KeptInstances.Record? = nil) {
         end { header, state in
             if header.ended {
                 state = .empty
@@ -152,7 +152,7 @@ struct InstanceSlot: Sendable {
                 // is not kept at all (as in Resolver): each resolve builds a new one.
                 state = Swift.type(of: instance) is AnyClass ? .weak(WeakInstance(instance as AnyObject)) : .empty
             } else {
-                state = .built(InstanceBox(value: instance), expires: expires.map(Expiry.offset))
+                state = .built(InstanceBox(value: instance), expires: expires)
             }
         }
     }
@@ -267,12 +267,22 @@ enum WaitGraph {
     }
 }
 
-/// Instants as offsets from one instant of the process, which have a fixed layout.
+/// Instants as offsets from one instant of the process, which have a fixed layout. Slots take
+/// and keep offsets, not instants: an optional instant, even `nil`, is made and destroyed
+/// through its type's value witnesses (its layout is not fixed at compile time), which cost
+/// about 200 instructions per kept build.
 enum Expiry {
     private static let epoch = ContinuousClock.now
 
     /// `instant` as the time since the process's epoch (negative before it).
     static func offset(_ instant: ContinuousClock.Instant) -> Duration {
         epoch.duration(to: instant)
+    }
+
+    /// The time `clock` tells, as an offset, when `timeToLive` makes instances expire; `nil`
+    /// when they never do, without reading the clock.
+    @inline(__always)
+    static func now(_ clock: () -> ContinuousClock.Instant, expiring timeToLive: Duration?) -> Duration? {
+        timeToLive == nil ? nil : offset(clock())
     }
 }
