@@ -128,11 +128,11 @@ extension Container {
             if let shared = parent.sharedGraph, let instance = shared.withLock({ $0[id] }) { return instance }
             let built = try await produce(registration, arguments: arguments, at: try enter(registration, from: parent), hooks: &hooks)
             // Branches of one factory that built the same instance at once keep the first.
-            return parent.sharedGraph?.withLock { graph in
+            return parent.makeSharedGraph().withLock { graph in
                 if let first = graph[id] { return first }
                 graph[id] = built
                 return built
-            } ?? built
+            }
         case .unique:
             return try await produce(registration, arguments: arguments, at: try enter(registration, from: parent), hooks: &hooks)
         }

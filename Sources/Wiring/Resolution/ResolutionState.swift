@@ -23,15 +23,37 @@ final class ResolutionState {
     @exclusivity(unchecked) var scope: ContainerScope?
     /// The state this one was started from, for an async resolution's states.
     @exclusivity(unchecked) var parent: ResolutionState?
-    /// For a frozen state: the `graph` instances of its whole async resolution.
-    let sharedGraph: Locked<[ObjectIdentifier: Any]>?
+    /// For a frozen state below another: the first frozen state of its async resolution,
+    /// which keeps the resolution's `graph` instances; `nil` for that first state itself.
+    private let frozenTop: ResolutionState?
+    /// On an async resolution's first frozen state: its `graph` instances, made by the first
+    /// build that keeps one. Most resolutions keep none, and making the table up front cost an
+    /// allocation, a mutex and a locked copy per fork (about 350 instructions of the 18,657 of
+    /// a request as the notes server serves one; `--profile-requests 11000 served`).
+    private let sharedGraphs = OnceReference<SharedGraph>()
+
+    /// The table ``sharedGraphs`` holds, a class so that it can be set once.
+    private final class SharedGraph {
+        let instances: Locked<[ObjectIdentifier: Any]>
+        init(_ instances: [ObjectIdentifier: Any]) { self.instances = Locked(instances) }
+    }
     /// A top-level async resolution's first state, until its first service is entered: nothing
     /// else holds it yet, so that service's level is this state, not one more below it (one
     /// state fewer per top-level `await` resolve that builds).
     private var isUnenteredTop = false
 
     /// Whether this state is frozen: resolves through it start states of their own.
-    @usableFromInline var isFrozen: Bool { sharedGraph != nil }
+    @usableFromInline let isFrozen: Bool
+
+    /// For a frozen state: the `graph` instances of its whole async resolution, if one was
+    /// kept yet.
+    var sharedGraph: Locked<[ObjectIdentifier: Any]>? { (frozenTop ?? self).sharedGraphs.load()?.instances }
+
+    /// For a frozen state: the `graph` instances of its whole async resolution, made if none was kept yet.
+    func makeSharedGraph() -> Locked<[ObjectIdentifier: Any]> {
+        let top = frozenTop ?? self
+        return (top.sharedGraphs.load() ?? top.sharedGraphs.storeIfNil(SharedGraph([:]))).instances
+    }
 
     /// The thread that started the resolution, and the lowest address of its stack: the stack
     /// guard checks every level, and on that thread it needs no thread-local lookup.
@@ -42,7 +64,8 @@ final class ResolutionState {
     private var keptContainer: Container?
 
     private init(thread: ThreadState) {
-        sharedGraph = nil
+        isFrozen = false
+        frozenTop = nil
         path = []
         path.reserveCapacity(8)
         owner = pthread_self()
@@ -60,7 +83,13 @@ final class ResolutionState {
         ownerStackLow = nil
         self.parent = parent
         self.scope = scope
-        sharedGraph = parent?.sharedGraph ?? Locked(parent?.graph ?? [:])
+        isFrozen = true
+        if let parent, parent.isFrozen {
+            frozenTop = parent.frozenTop ?? parent
+        } else {
+            frozenTop = nil
+            if let graph = parent?.graph, !graph.isEmpty { _ = sharedGraphs.storeIfNil(SharedGraph(graph)) }
+        }
     }
 
     /// The first state of a top-level async resolution, from the container or from `scope`.
@@ -108,9 +137,9 @@ final class ResolutionState {
 
     private static func endFork(_ fork: inout ResolutionState?, container: Container) {
         guard let state = fork.take() else { return }
-        if let shared = state.parent?.sharedGraph, !state.graph.isEmpty {
+        if !state.graph.isEmpty, let parent = state.parent, parent.isFrozen {
             let built = state.graph
-            shared.withLock { graph in graph.merge(built) { first, _ in first } }
+            parent.makeSharedGraph().withLock { graph in graph.merge(built) { first, _ in first } }
         }
         recycle(state, container: container)
     }

@@ -154,6 +154,47 @@ struct AsyncResolutionTests {
         // Two branches may each build the graph instance; the resolution keeps the first.
         #expect(counter["request-context"] >= 1)
     }
+
+    @Test func aGraphInstanceIsSharedAcrossTheAwaitedAndSynchronousResolvesOfOneResolution() async throws {
+        let counter = BuildCounter()
+        let registry = Self.registry(counter)
+        // Built by a synchronous resolve first (in a fork), then read with await and again synchronously.
+        registry.factory("request-context") { _ in counter.tick("request-context"); return RequestContext() }
+        registry.factory("handler") { r in
+            let first = try resolveSynchronously(RequestContext.self, from: r)
+            let second = try await r.resolve(RequestContext.self)
+            #expect(try resolveSynchronously(RequestContext.self, from: r) === first)
+            return Handler(first: first, second: second)
+        }
+        // Built by an async factory first, then read synchronously.
+        registry.factory("async-context") { _ in
+            counter.tick("async-context")
+            await Task.yield()
+            return Session()
+        }
+        registry.factory("session-handler") { r in
+            let first: Session = try await r.resolve()
+            #expect(try resolveSynchronously(Session.self, from: r) === first)
+            #expect(try await r.resolve(Session.self) === first)
+            return Token()
+        }
+        let container = try AsyncFixture.container(Self.manifest + """
+
+              Handler: { factory: handler, scope: unique }
+              RequestContext: { factory: request-context, scope: graph }
+              Session: { factory: async-context, scope: graph }
+              Token: { factory: session-handler, scope: unique }
+            """, registry: registry)
+        let handler = try await container.resolve(Handler.self)
+        #expect(handler.first === handler.second)
+        _ = try await container.resolve(Token.self)
+        // Each resolution has its own.
+        let other = try await container.resolve(Handler.self)
+        #expect(other.first !== handler.first)
+        _ = try await container.resolve(Token.self)
+        #expect(counter["request-context"] == 2)
+        #expect(counter["async-context"] == 2)
+    }
 }
 
 /// A factory's synchronous `resolve`, from an async factory (where Swift picks the async one).
