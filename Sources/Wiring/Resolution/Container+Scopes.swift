@@ -65,9 +65,9 @@ extension Container {
             return try buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: .container(kept)),
                                  arguments: arguments, state: state)
         case .scoped(let place):
-            let slot = try scopeSlot(of: registration, at: place, state: state)
-            if let instance = slot.current(now: nil) { return instance }
-            return try buildKept(registration, in: KeptPlace(slot: slot, timeToLive: nil, weakly: false, owner: .scope),
+            // Built once per scope: the lookup that finds it built also claims it when not.
+            return try buildKept(registration, in: KeptPlace(slot: try scopeSlot(of: registration, at: place, state: state), timeToLive: nil,
+                                                             weakly: false, owner: .scope),
                                  arguments: arguments, state: state)
         case .graph:
             let id = ObjectIdentifier(registration)
@@ -83,9 +83,13 @@ extension Container {
     private func buildKept(
         _ registration: Registration, in place: KeptPlace, arguments: Arguments, state: ResolutionState
     ) throws(ResolutionError) -> Any {
-        try checkCycle(registration, state: state)
-        // An async service is never waited for, nor built, synchronously.
-        if registration.isAsync { throw awaitRequired(registration, state: state) }
+        // Checked once the slot is found without an instance: a built one is handed out as
+        // `current` would, and a cycle leaves the slot building, so it is never found built.
+        func checkBuildable() throws(ResolutionError) {
+            try checkCycle(registration, state: state)
+            // An async service is never waited for, nor built, synchronously.
+            if registration.isAsync { throw awaitRequired(registration, state: state) }
+        }
         while true {
             switch place.lookup(token: state.token, now: now) {
             case .instance(let instance):
@@ -95,6 +99,7 @@ extension Container {
             case .build:
                 var hooks: [KeptInstances.Hook] = []
                 do {
+                    try checkBuildable()
                     return place.keep(try produce(registration, arguments: arguments, state: state, hooks: &hooks),
                                       of: registration, hooks: hooks, now: now)
                 } catch {
@@ -102,6 +107,7 @@ extension Container {
                     throw error
                 }
             case .wait(let build):
+                try checkBuildable()
                 try beginWaiting(registration, in: place.slot, state: state)
                 place.slot.waitSynchronously(for: build)
                 WaitGraph.endWaiting(state)

@@ -171,6 +171,29 @@ struct RequestScopeTests {
                                 "build Connection", "build Connection", "mismatch named"])
     }
 
+    @Test func aFailedSynchronousResolveLeavesTheScopedSlotFree() async throws {
+        let registry = Self.registry()
+        registry.factory("cycle-a") { r in try r.resolve(Token.self) as Any }
+        registry.factory("cycle-b") { r in try r.resolve(Session.self) as Any }
+        let container = try AsyncFixture.container(Self.manifest + """
+
+              Session: { factory: cycle-a, scope: scoped }
+              Token: { factory: cycle-b, scope: scoped }
+            """, registry: registry)
+        let scope = container.makeScope()
+        // UnitOfWork's factory is async: a synchronous resolve says so, and claims nothing.
+        let early = #expect(throws: ResolutionError.self) { try scope.resolveSynchronously(UnitOfWork.self) }
+        #expect(early?.message.contains("is async (factory 'unit-of-work') and not built yet") == true)
+        let unit = try await scope.resolve(UnitOfWork.self)
+        #expect(try scope.resolveSynchronously(UnitOfWork.self) === unit)
+        // A cycle between scoped services is reported each time, and leaves their slots free.
+        for _ in 0..<2 {
+            let cycle = #expect(throws: ResolutionError.self) { try scope.resolveSynchronously(Session.self) }
+            #expect(cycle?.path.map(\.service) == ["Session", "Token", "Session"])
+        }
+        try await scope.end()
+    }
+
     @Test func synchronousHooksThatFailAreAllRunInReverseAndAllReported() async throws {
         let journal = Journal()
         let registry = Self.registry(journal)
