@@ -42,8 +42,9 @@ extension Container {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for registration in eager {
                     group.addTask {
-                        _ = try await self.instanceAsync(of: registration, arguments: .none,
-                                                         from: ResolutionState(frozenFrom: nil, adding: nil, scope: nil))
+                        _ = try await self.withTopState(scope: nil) { top in
+                            try await self.instanceAsync(of: registration, arguments: .none, from: top)
+                        }
                     }
                 }
                 for try await _ in group {}

@@ -68,8 +68,9 @@ public final class ContainerScope: Sendable {
 
     /// Resolves a service by its key in this scope, awaiting it if needed.
     public func resolve(key: String, name: String? = nil, arguments: any Sendable...) async throws -> Any {
-        try await container.resolveAsync(key: key, name: name, arguments: Arguments(arguments),
-                                         from: ResolutionState(frozenFrom: nil, adding: nil, scope: self))
+        try await container.withTopState(scope: self) { top in
+            try await container.resolveAsync(key: key, name: name, arguments: Arguments(arguments), from: top)
+        }
     }
 
     /// The service declared for `T` in this scope, or `nil` when none is declared.

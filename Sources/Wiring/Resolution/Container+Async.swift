@@ -26,7 +26,17 @@ extension Container {
 
     /// Resolves a service by its key, as written in the manifest, awaiting it if needed.
     public func resolve(key: String, name: String? = nil, arguments: any Sendable...) async throws -> Any {
-        try await resolveAsync(key: key, name: name, arguments: Arguments(arguments), from: ResolutionState(frozenFrom: nil, adding: nil, scope: nil))
+        try await withTopState(scope: nil) { top in try await resolveAsync(key: key, name: name, arguments: Arguments(arguments), from: top) }
+    }
+
+    /// Runs `body` with the first state of a top-level async resolution from `scope`, then
+    /// recycles it (see ``ResolutionState/recycleTop(_:container:)``): so that a factory that
+    /// keeps its context keeps this container too. `resolveAsync(_:name:arguments:scope:)`
+    /// does the same in line.
+    func withTopState<R>(scope: ContainerScope?, _ body: (ResolutionState) async throws -> R) async throws -> R {
+        var top: ResolutionState? = ResolutionState.top(scope: scope)
+        defer { ResolutionState.recycleTop(&top, container: self) }
+        return try await body(top!)
     }
 
     /// Resolves the service declared for `T`, awaiting it if needed, or returns `nil` when none
@@ -50,9 +60,10 @@ extension Container {
             defer { ResolutionState.recycle(state, container: self) }
             return try resolveInstance(type, name: name, arguments: arguments, state: state)
         }
-        let root = ResolutionState.top(scope: scope)
+        var root: ResolutionState? = ResolutionState.top(scope: scope)
+        defer { ResolutionState.recycleTop(&root, container: self) }
         guard name == nil, registration.isCachedByType else {
-            return try await instanceAsync(of: registration, arguments: arguments, from: root)
+            return try await instanceAsync(of: registration, arguments: arguments, from: root!)
         }
         let id = ObjectIdentifier(type)
         var generation = 0
@@ -62,7 +73,7 @@ extension Container {
             generation = cache.pointee.generation
         }
         if let kept { return kept.value }
-        let built = try await instanceAsync(of: registration, arguments: arguments, from: root)
+        let built = try await instanceAsync(of: registration, arguments: arguments, from: root!)
         typeCache.write { cache in
             if cache.generation == generation { cache.instances[id] = InstanceBox(value: built) }
         }

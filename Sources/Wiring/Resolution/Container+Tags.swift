@@ -22,8 +22,7 @@ extension Container {
         var instances: [T] = []
         for registration in tagged(tag) {
             try checkOpen(registration)
-            let instance = try await instanceAsync(of: registration, arguments: .none,
-                                                   from: ResolutionState(frozenFrom: nil, adding: nil, scope: nil))
+            let instance = try await withTopState(scope: nil) { top in try await instanceAsync(of: registration, arguments: .none, from: top) }
             instances.append(try typedTagged(instance, registration, as: type))
         }
         return instances

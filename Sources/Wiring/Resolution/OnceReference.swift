@@ -29,6 +29,13 @@ struct OnceReference<Instance: AnyObject>: ~Copyable, @unchecked Sendable {
         return Unmanaged<Instance>.fromOpaque(pointer)
     }
 
+    /// Drops the instance, if set, so that it can be set again: for an owner that no other
+    /// thread can reach.
+    func clear() {
+        let raw = bits.exchange(0, ordering: .acquiringAndReleasing)
+        if raw != 0, let pointer = UnsafeRawPointer(bitPattern: raw) { Unmanaged<Instance>.fromOpaque(pointer).release() }
+    }
+
     /// Sets `instance` unless another was set first; returns the one that is set.
     func storeIfNil(_ instance: Instance) -> Instance {
         let retained = Unmanaged.passRetained(instance)

@@ -92,11 +92,36 @@ final class ResolutionState {
         }
     }
 
-    /// The first state of a top-level async resolution, from the container or from `scope`.
+    /// The first state of a top-level async resolution, from the container or from `scope`:
+    /// this thread's spare frozen state (see ``recycleTop(_:container:)``), or a new one.
     static func top(scope: ContainerScope?) -> ResolutionState {
-        let state = ResolutionState(frozenFrom: nil, adding: nil, scope: scope)
+        let state = ThreadState.withCurrent { $0.frozenSpare.take() } ?? ResolutionState(frozenFrom: nil, adding: nil, scope: nil)
+        state.scope = scope
         state.isUnenteredTop = true
         return state
+    }
+
+    /// Keeps the first state of a top-level async resolution that is over as this thread's
+    /// spare, as ``recycle(_:container:)`` keeps a synchronous one, unless something still
+    /// holds it (a factory kept its context, or a task it started did): it then keeps
+    /// `container`. A request that builds through an async factory then allocates no state
+    /// and no path of its own (the notes server's request: 17,664 instructions with a new
+    /// state each time, 16,873 with the spare; `--profile-requests 11000 served`).
+    static func recycleTop(_ top: inout ResolutionState?, container: Container) {
+        guard var state = top.take() else { return }
+        guard isKnownUniquelyReferenced(&state) else {
+            if state.keptContainer == nil { state.keptContainer = container }
+            return
+        }
+        state.path.removeAll(keepingCapacity: true)
+        state.scope = nil
+        state.isUnenteredTop = false
+        // Unique: no other thread can reach the graph instances.
+        state.sharedGraphs.clear()
+        var spare: ResolutionState? = consume state
+        ThreadState.withCurrent { thread in
+            if thread.frozenSpare == nil { swap(&thread.frozenSpare, &spare) }
+        }
     }
 
     /// The frozen state for building `entry`'s service below this frozen one: this state itself

@@ -17,6 +17,8 @@ final class ThreadState {
     var stackLow: UInt = 0
     /// A resolution state to start the next top-level resolution from.
     var spare: ResolutionState?
+    /// A frozen state to start the next top-level async resolution from.
+    var frozenSpare: ResolutionState?
     /// The container running a factory on this thread (unretained: its caller holds it).
     var building: UnsafeMutableRawPointer?
     /// The service whose factory runs on this thread, set only by a container that records

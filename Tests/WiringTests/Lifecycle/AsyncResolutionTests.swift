@@ -155,6 +155,48 @@ struct AsyncResolutionTests {
         #expect(counter["request-context"] >= 1)
     }
 
+    @Test func anAsyncFactoryThatKeepsItsContextKeepsItsResolutionAndItsContainer() async throws {
+        // A top-level async resolution's first state is reused by the next one on the thread
+        // once nothing holds it: a factory that keeps its context holds it.
+        weak var released: Container?
+        var later: AsyncLater?
+        var betweenFirst: RequestContext?
+        var byKey: AsyncLater?
+        do {
+            let registry = Self.registry()
+            registry.factory("request-context") { _ in RequestContext() }
+            registry.factory("later") { r in
+                _ = try await r.resolve(Pool.self)
+                return AsyncLater { try await r.resolve(RequestContext.self) }
+            }
+            registry.factory("other") { r in
+                _ = try await r.resolve(Pool.self)
+                return Session()
+            }
+            let container = try AsyncFixture.container(Self.manifest + """
+
+                  AsyncLater: { factory: later, scope: unique }
+                  Session: { factory: other, scope: unique }
+                  RequestContext: { factory: request-context, scope: graph }
+                """, registry: registry)
+            released = container
+            // By key, a resolution is kept as it is by type.
+            byKey = try await container.resolve(key: "AsyncLater") as? AsyncLater
+            later = try await container.resolve(AsyncLater.self)
+            _ = try await container.resolve(Session.self)
+            betweenFirst = try await container.resolve(RequestContext.self)
+        }
+        #expect(released != nil)
+        let kept = try await #require(later).make()
+        #expect(try await #require(later).make() === kept)   // the kept resolution's own graph instance
+        #expect(kept !== betweenFirst)
+        later = nil
+        #expect(released != nil)
+        #expect(try await #require(byKey).make() !== kept)
+        byKey = nil
+        #expect(released == nil)
+    }
+
     @Test func aGraphInstanceIsSharedAcrossTheAwaitedAndSynchronousResolvesOfOneResolution() async throws {
         let counter = BuildCounter()
         let registry = Self.registry(counter)
@@ -195,6 +237,12 @@ struct AsyncResolutionTests {
         #expect(counter["request-context"] == 2)
         #expect(counter["async-context"] == 2)
     }
+}
+
+/// Resolves later, through the context of the async factory that made it.
+final class AsyncLater: Sendable {
+    let make: @Sendable () async throws -> RequestContext
+    init(_ make: @escaping @Sendable () async throws -> RequestContext) { self.make = make }
 }
 
 /// A factory's synchronous `resolve`, from an async factory (where Swift picks the async one).
