@@ -229,10 +229,17 @@ extension Container {
         do {
             if let makeAsync { return try await makeAsync(context) }
             return try asCurrent(building: context) { try make(context) }
-        } catch let error as CancellationError {
-            throw error
         } catch {
-            throw factoryError(error, factoryKey: context.registration.factoryKey(ofStep: step), context: context)
+            throw Self.wrapping(error, step: step, context: context)
         }
+    }
+
+    /// What `run` throws for `error`: cancellation as it is, anything else wrapped. Out of
+    /// line: a `CancellationError` matched in the async function took a task allocation on
+    /// every call, thrown or not.
+    @inline(never)
+    private static func wrapping(_ error: any Error, step: Int, context: FactoryContext) -> any Error {
+        if error is CancellationError { return error }
+        return context.container.factoryError(error, factoryKey: context.registration.factoryKey(ofStep: step), context: context)
     }
 }

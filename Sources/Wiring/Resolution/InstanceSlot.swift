@@ -284,8 +284,9 @@ enum Expiry {
     }
 
     /// The time `clock` tells, as an offset, when `timeToLive` makes instances expire; `nil`
-    /// when they never do, without reading the clock.
-    @inline(__always)
+    /// when they never do, without reading the clock. Not inlined: in an async caller, the
+    /// instant took a task allocation of its own on every call.
+    @inline(never)
     static func now(_ clock: () -> ContinuousClock.Instant, expiring timeToLive: Duration?) -> Duration? {
         timeToLive == nil ? nil : offset(clock())
     }
