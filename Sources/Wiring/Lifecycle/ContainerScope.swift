@@ -92,7 +92,18 @@ public final class ContainerScope: Sendable {
     /// Ending a scope twice is harmless.
     ///
     /// - Throws: ``ShutdownError`` with every hook that failed, after all ran.
+    @inlinable
     public func end() async throws {
+        // Inlined around the part that does not await, so that ending a scope whose hooks are
+        // all synchronous (a request's usually are) is no async call of its own.
+        guard let pending = try endWithoutAwaiting() else { return }
+        try await pending.run()
+    }
+
+    /// Ends the scope and runs its hooks if they are all synchronous; else returns them, to
+    /// run with ``PendingHooks/run()``.
+    @usableFromInline
+    func endWithoutAwaiting() throws(ShutdownError) -> PendingHooks? {
         let records: [KeptInstances.Record]? = slots.withLock { header, states in
             guard !header.ended else { return nil }
             header.ended = true
@@ -103,9 +114,25 @@ public final class ContainerScope: Sendable {
             defer { header.records = [] }
             return header.records
         }
-        guard let records, !records.isEmpty else { return }
-        var failures = KeptInstances.shutDownInPlace(records)
-        if failures == nil { failures = await KeptInstances.shutDown(records, defaultTimeout: container.shutdownTimeout) }
-        if let failures, !failures.isEmpty { throw ShutdownError(failures: failures) }
+        guard let records, !records.isEmpty else { return nil }
+        guard let failures = KeptInstances.shutDownInPlace(records) else {
+            return PendingHooks(records: records, defaultTimeout: container.shutdownTimeout)
+        }
+        if !failures.isEmpty { throw ShutdownError(failures: failures) }
+        return nil
+    }
+
+    /// The hooks of an ended scope that await: they run in tasks of their own, each within
+    /// its timeout.
+    @usableFromInline
+    struct PendingHooks: Sendable {
+        let records: [KeptInstances.Record]
+        let defaultTimeout: Duration
+
+        @usableFromInline
+        func run() async throws {
+            let failures = await KeptInstances.shutDown(records, defaultTimeout: defaultTimeout)
+            if !failures.isEmpty { throw ShutdownError(failures: failures) }
+        }
     }
 }
