@@ -66,24 +66,26 @@ final class KeptInstances: Sendable {
     /// `shutDown` without awaiting, when every hook of `records` is synchronous (a request
     /// scope's usually are); `nil`, having run nothing, when one is not. On the notes server's
     /// request, the async `shutDown` alone cost seven task allocations.
+    ///
+    /// By index, in place: iterating copied each record and each hook (its instance through
+    /// value witnesses), about 500 instructions per request.
     static func shutDownInPlace(_ records: [Record]) -> [ShutdownError.Failure]? {
-        for record in records {
-            for hook in record.hooks {
-                guard case .immediate = hook.run else { return nil }
-            }
-        }
+        for index in records.indices where !records[index].hooksAreImmediate { return nil }
         var failures: [ShutdownError.Failure] = []
-        for record in records.reversed() {
-            if let weak = record.weakInstance, weak.object == nil { continue }
-            for hook in record.hooks.reversed() {
-                guard case .immediate(let run) = hook.run, let instance = record.instance(of: hook) else { continue }
-                if let failure = Self.run(run, on: instance) { failures.append(record.failure(failure)) }
+        var index = records.count
+        while index > 0 {
+            index -= 1
+            if let weak = records[index].weakInstance, weak.object == nil { continue }
+            var hook = records[index].hooks.count
+            while hook > 0 {
+                hook -= 1
+                if let failure = records[index].runInPlace(hook) { failures.append(records[index].failure(failure)) }
             }
         }
         return failures
     }
 
-    private static func run(_ hook: @Sendable (Any) throws -> Void, on instance: Any) -> (any Error)? {
+    fileprivate static func run(_ hook: @Sendable (Any) throws -> Void, on instance: Any) -> (any Error)? {
         do {
             try hook(instance)
             return nil
@@ -94,6 +96,22 @@ final class KeptInstances: Sendable {
 }
 
 extension KeptInstances.Record {
+    /// Whether every hook runs in place.
+    var hooksAreImmediate: Bool {
+        for index in hooks.indices {
+            guard case .immediate = hooks[index].run else { return false }
+        }
+        return true
+    }
+
+    /// Runs the synchronous hook at `index`; what it threw, if anything.
+    func runInPlace(_ index: Int) -> (any Error)? {
+        guard case .immediate(let run) = hooks[index].run else { return nil }
+        guard weakInstance != nil else { return KeptInstances.run(run, on: hooks[index].instance) }
+        guard let instance = instance(of: hooks[index]) else { return nil }
+        return KeptInstances.run(run, on: instance)
+    }
+
     /// The instance `hook` shuts down; `nil` when it was held weakly and is gone.
     func instance(of hook: KeptInstances.Hook) -> Any? {
         // Only a weakly held record's hooks hold `WeakInstance`s: other records skip the cast.
