@@ -132,7 +132,7 @@ extension Container {
     /// `registration`'s slot in the scope resolving; throws when there is none, or when an
     /// instance the container keeps is being built on the path (it would keep the scope's).
     func scopeSlot(of registration: Registration, at place: Int, state: ResolutionState) throws(ResolutionError) -> InstanceSlot {
-        guard let scope = state.scope else {
+        guard state.scope != nil else {
             throw ResolutionError(
                 .scopeRequired(registration.key),
                 message: "service \(registration.step) is scoped: resolve it from a scope (container.makeScope() or container.withScope), not from the container",
@@ -150,7 +150,9 @@ extension Container {
             }
             index += 1
         }
-        return scope.slot(at: place)
+        // Read in place, not bound: a binding counted a reference to the scope on every
+        // scoped resolve.
+        return state.scope.unsafelyUnwrapped.slot(at: place)
     }
 
     /// The error for a synchronous resolve of an async service that is not built yet.
