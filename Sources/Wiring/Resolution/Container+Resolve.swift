@@ -123,10 +123,13 @@ extension Container {
     }
 
     /// `resolveDependency`'s one step, or `nil` when the registration needs the general path: it
-    /// has decorators or keeps its instance.
+    /// has decorators, the container keeps its instance, or its scope's instance is being built
+    /// by another resolution.
     func buildDependency(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any? {
         guard registration.isPlain else { return nil }
         switch registration.keeping {
+        case .scoped(let place) where usesFastDependencyPath:
+            return try buildScopedDependency(registration, at: place, state: state)
         case .unique:
             return try produceNested(registration, state: state)
         case .graph:

@@ -179,6 +179,33 @@ extension Container {
         return instance
     }
 
+    /// The instance of the plain `scoped` `registration` in the scope of `state`, in one step:
+    /// looked up, and built by ``produceNested(_:state:)`` when it is not there. `nil` when the
+    /// scope has ended or another resolution is building it: the general path says so, or
+    /// waits. A request's scoped dependencies are built this way (the notes server's unit of
+    /// work reads its request log through it: 15,296 instructions a request through the
+    /// general path, 14,904 through this one; `--profile-requests 11000 served`).
+    func buildScopedDependency(_ registration: Registration, at place: Int, state: ResolutionState) throws(ResolutionError) -> Any? {
+        let slot = try scopeSlot(of: registration, at: place, state: state)
+        switch slot.lookup(token: state.token, now: nil) {
+        case .instance(let instance): return instance
+        case .ended, .wait: return nil
+        case .build: break
+        }
+        let instance: Any
+        do throws(ResolutionError) {
+            if registration.isAsync { throw awaitRequired(registration, state: state) }
+            instance = try produceNested(registration, state: state)
+        } catch {
+            slot.abandon()
+            throw error
+        }
+        slot.finish(instance, expires: nil, weakly: false, recording: registration.shutdownHook.map {
+            KeptInstances.Record(registration: registration, hooks: [KeptInstances.Hook(run: $0, instance: instance)], weakInstance: nil)
+        })
+        return instance
+    }
+
     /// `produce` for the nested fast path: no decorators, no runtime arguments, and the thread
     /// already building with this container.
     func produceNested(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any {

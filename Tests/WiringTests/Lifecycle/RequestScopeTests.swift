@@ -194,6 +194,46 @@ struct RequestScopeTests {
         try await scope.end()
     }
 
+    @Test func scopedDependenciesOfASynchronousFactoryAreKeptAndShutDownInReverse() async throws {
+        let journal = Journal()
+        let registry = Self.registry(journal)
+        registry.factory("session") { r in
+            _ = try r.resolve(Connection.self)
+            journal.record("build Session")
+            return Session()
+        }.onShutdown { _ in journal.record("close Session") }
+        registry.factory("token") { r in
+            let session = try r.arg("session", as: Session.self)
+            #expect(try r.resolve(Session.self) === session)
+            journal.record("build Token")
+            return Token()
+        }.onShutdown { _ in journal.record("close Token") }
+        let container = try AsyncFixture.container(Self.manifest + """
+
+              Session: { factory: session, scope: scoped }
+              Token: { factory: token, scope: scoped, args: { session: !service Session } }
+            """, registry: registry)
+        let scope = container.makeScope()
+        let token = try scope.resolveSynchronously(Token.self)
+        #expect(try scope.resolveSynchronously(Token.self) === token)
+        let other = try await container.withScope { try $0.resolveSynchronously(Session.self) }
+        #expect(other !== (try scope.resolveSynchronously(Session.self)))
+        try await scope.end()
+        #expect(journal.all == ["build Connection", "build Session", "build Token", "build Connection", "build Session",
+                                "close Session", "close Connection", "close Token", "close Session", "close Connection"])
+
+        // Threads resolving at once in one scope: one build of each, the others wait for it.
+        let shared = container.makeScope()
+        let tokens = Locked<[ObjectIdentifier]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            if let token = try? shared.resolveSynchronously(Token.self) { tokens.withLock { $0.append(ObjectIdentifier(token)) } }
+        }
+        #expect(tokens.withLock { $0.count } == 8)
+        #expect(Set(tokens.withLock { $0 }).count == 1)
+        #expect(journal.count("build Session") == 3)
+        try await shared.end()
+    }
+
     @Test func synchronousHooksThatFailAreAllRunInReverseAndAllReported() async throws {
         let journal = Journal()
         let registry = Self.registry(journal)
