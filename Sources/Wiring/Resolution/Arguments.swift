@@ -18,8 +18,10 @@ public struct Arguments: Sendable {
     @inlinable
     public init(_ values: [any Sendable]) { self.values = values }
 
-    /// No arguments.
-    public static let none = Arguments([])
+    /// No arguments. Made on each read (an empty array allocates nothing), not stored: a
+    /// stored one was a lazy global, checked on every resolve that passes none.
+    @inlinable
+    public static var none: Arguments { Arguments([]) }
 
     /// The number of arguments.
     public var count: Int { values.count }
