@@ -50,12 +50,13 @@ final class KeptInstances: Sendable {
         for record in records.reversed() {
             if let weak = record.weakInstance, weak.object == nil { continue }
             let timeout = record.registration.shutdownTimeout ?? defaultTimeout
-            for hook in record.hooks.reversed() {
-                guard let instance = record.instance(of: hook) else { continue }
+            for hook in record.hooks.indices.reversed() {
                 let failure: (any Error)?
-                switch hook.run {
-                case .immediate(let run): failure = Self.run(run, on: instance)
-                case .timed(let run): failure = await HookRun.run(run, on: instance, timeout: timeout)
+                if case .timed(let run) = record.hooks[hook].run {
+                    guard let instance = record.instance(of: record.hooks[hook]) else { continue }
+                    failure = await HookRun.run(run, on: instance, timeout: timeout)
+                } else {
+                    failure = record.runInPlace(hook)
                 }
                 if let failure { failures.append(record.failure(failure)) }
             }
@@ -85,6 +86,7 @@ final class KeptInstances: Sendable {
         return failures
     }
 
+    /// Runs a synchronous hook; what it threw, if anything.
     fileprivate static func run(_ hook: @Sendable (Any) throws -> Void, on instance: Any) -> (any Error)? {
         do {
             try hook(instance)
