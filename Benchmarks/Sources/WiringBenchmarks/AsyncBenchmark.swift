@@ -70,7 +70,7 @@ enum AsyncBenchmark {
         registry.factory("request-log") { _ in RequestLog() }
         registry.factory("request-work") { r in RequestWork(log: try r.arg("log")) }.onShutdown { work in work.end() }
         registry.factory("request-queries") { r in
-            RequestQueries(pool: try await r.resolve(arg: "pool"), work: try await r.resolve(arg: "work"), log: try await r.resolve(arg: "log"))
+            RequestQueries(pool: try r.arg("pool"), work: try r.arg("work"), log: try r.arg("log"))
         }
         registry.factory("cold-pool") { _ in
             coldBuilds.add(1, ordering: .relaxed)

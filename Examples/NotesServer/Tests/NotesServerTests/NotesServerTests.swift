@@ -28,18 +28,22 @@ struct NotesServerTests {
     }
 
     @Test func concurrentRequestsGetTheirOwnScopedInstancesAndShareTheSingleton() async throws {
-        // The test's registry records the units of work and holds each until both requests
-        // have one, so that both scopes are open at once.
+        // The test's registry records the units of work, and holds each request's queries
+        // until both requests have theirs, so that both scopes are open at once.
         let units = Mutex<[UnitOfWork]>([])
         let bothStarted = AsyncGate(count: 2)
         let registry = NotesServerApp.registry()
         registry.factory("unit-of-work", overriding: true) { r in
             let unit = UnitOfWork(log: try r.arg("log", as: RequestLog.self))
             units.withLock { $0.append(unit) }
-            await bothStarted.arrive()
             return unit
         }
         .onShutdown { unit in unit.end() }
+        registry.factory("note-queries", overriding: true) { r in
+            let queries = NoteQueries(store: try r.arg("store"), unit: try r.arg("unit"), log: try r.arg("log"))
+            await bothStarted.arrive()
+            return queries
+        }
         let server = try await TestServer.start(registry: registry)
         async let first = server.request("GET", "/notes")
         async let second = server.request("GET", "/notes")
@@ -106,14 +110,14 @@ struct NotesServerTests {
     }
 
     @Test func gracefulShutdownLetsARequestInFlightFinishBeforeTheStoreCloses() async throws {
-        // The request's unit of work waits, in the handler, until the test lets it go.
+        // The request's queries wait, in the handler, until the test lets them go.
         let inHandler = AsyncGate(count: 2), release = AsyncGate(count: 2)
         let registry = NotesServerApp.registry()
-        registry.factory("unit-of-work", overriding: true) { r in
-            let unit = UnitOfWork(log: try r.arg("log", as: RequestLog.self))
+        registry.factory("note-queries", overriding: true) { r in
+            let queries = NoteQueries(store: try r.arg("store"), unit: try r.arg("unit"), log: try r.arg("log"))
             await inHandler.arrive()
             await release.arrive()
-            return unit
+            return queries
         }
         let server = try await TestServer.start(registry: registry)
         let store = try await server.container.resolve((any NoteStore).self)
