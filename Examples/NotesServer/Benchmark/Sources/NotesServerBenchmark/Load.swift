@@ -1,17 +1,30 @@
 import Foundation
 import ServiceLifecycle
 
-/// How the benchmark runs: `[SECONDS] [--pin] [--in-process]`.
+/// How the benchmark runs: `[SECONDS] [--pin] [--in-process [--cool MiB]]`.
 struct Options {
     var seconds = 2
     var rounds = 5
     var connections = 16
     /// wrk runs on CPU 0 (start the benchmark with `taskset -c 1` to give the server CPU 1).
     var pinned = false
+    /// What `--in-process` reads between requests for its cold row, in MiB.
+    var coolingMiB = 1
 
     init(arguments: [String]) {
-        if let seconds = arguments.compactMap({ Int($0) }).first { self.seconds = seconds }
-        pinned = arguments.contains("--pin")
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--pin": pinned = true
+            case "--cool":
+                guard let megabytes = rest.popFirst().flatMap({ Int($0) }), megabytes > 0 else {
+                    FileHandle.standardError.write(Data("error: --cool needs a number of MiB greater than 0\n".utf8))
+                    exit(2)
+                }
+                coolingMiB = megabytes
+            default: if let seconds = Int(argument) { self.seconds = seconds }
+            }
+        }
     }
 }
 

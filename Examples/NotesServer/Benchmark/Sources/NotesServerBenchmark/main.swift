@@ -1,7 +1,8 @@
 import Foundation
 
 // `swift run -c release --package-path Examples/NotesServer/Benchmark [SECONDS] [--pin]`
-// (`--in-process`: the container's work per request alone, without HTTP, hot and cold)
+// (`--in-process [--cool MiB]`: the container's work per request alone, without HTTP, hot and
+// cold, with 1 MiB or `--cool` MiB read between requests)
 //
 // Serves `GET /notes/1` two ways and loads each with wrk on loopback:
 // - wired: the notes server as it ships (context `test`: the in-memory store, warnings only),
@@ -18,7 +19,7 @@ import Foundation
 let options = Options(arguments: Array(CommandLine.arguments.dropFirst()))
 if CommandLine.arguments.contains("--in-process") {
     // Off the main actor, as request handlers run.
-    try await Task.detached { try await inProcess() }.value
+    try await Task.detached { try await inProcess(coolingMiB: options.coolingMiB) }.value
     exit(0)
 }
 
