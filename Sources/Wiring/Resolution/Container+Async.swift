@@ -58,7 +58,7 @@ extension Container {
             let state = ResolutionState.acquire()
             state.scope = scope
             defer { ResolutionState.recycle(state, container: self) }
-            return try resolveInstance(type, name: name, arguments: arguments, state: state)
+            return try resolveInstance(type, of: registration, name: name, arguments: arguments, state: state)
         }
         var root: ResolutionState? = ResolutionState.top(scope: scope)
         defer { ResolutionState.recycleTop(&root, container: self) }

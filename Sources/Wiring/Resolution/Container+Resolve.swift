@@ -64,7 +64,7 @@ extension Container {
         }
     }
 
-    private func resolveInstance(
+    func resolveInstance(
         _ type: Any.Type, of registration: Registration, name: String?, arguments: Arguments, state: ResolutionState?
     ) throws(ResolutionError) -> Any {
         if edgeRecorder != nil { recordEdge(to: registration, state: state) }
