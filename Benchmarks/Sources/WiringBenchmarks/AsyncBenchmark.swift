@@ -115,11 +115,24 @@ enum AsyncBenchmark {
     /// `--profile-requests N`: only N requests through a scope (or, `unique`, N resolves of the
     /// same graph as `unique`; `served`, N requests as the notes server example serves them),
     /// for a profiler.
-    static func profileRequests(_ count: Int, unique: Bool, served: Bool = false) throws {
+    ///
+    /// `cold`: 4 MiB are read before each request, by ``CacheCooler/cool()``, so that a cache
+    /// simulator with a last level of 1 MiB (`valgrind --tool=cachegrind --cache-sim=yes
+    /// --LL=1048576,16,64`) misses on each line the request touches: its footprint, what a
+    /// request pays on a loaded server. `byHand`: the served request's services made by hand.
+    static func profileRequests(_ count: Int, unique: Bool, served: Bool = false, cold: Bool = false, byHand: Bool = false) throws {
         let wiring = try wiringContainer()
+        let cooler = cold ? CacheCooler(bytes: 4 << 20) : nil
+        let pool = try wiring.resolve(RequestPool.self)
         _ = try blocking { () async throws -> Int in
             for _ in 0..<count {
-                if served {
+                cooler?.cool()
+                if byHand {
+                    let log = RequestLog()
+                    let work = RequestWork(log: log)
+                    _ = RequestQueries(pool: pool, work: work, log: log)
+                    work.end()
+                } else if served {
                     _ = try await wiring.withScope { scope in try await scope.resolve(RequestQueries.self) }
                 } else if unique {
                     _ = try wiring.resolveSynchronously(UniqueUnit.self)
@@ -207,4 +220,27 @@ final class ThreadSet: Sendable {
 extension Wiring.Container {
     /// The synchronous `resolve`, from async code (where Swift picks the async one).
     func resolveSynchronously<T>(_ type: T.Type) throws -> T { try resolve(type) }
+}
+
+/// Evicts a cache of up to the buffer's size by reading the buffer a cache line at a time.
+final class CacheCooler: @unchecked Sendable {
+    private let words: UnsafeMutableBufferPointer<UInt64>
+    /// What the reads added up: kept, so that they are not optimized away.
+    private(set) var checksum: UInt64 = 0
+
+    init(bytes: Int) {
+        words = .allocate(capacity: bytes / 8)
+        words.initialize(repeating: 1)
+    }
+
+    deinit { words.deallocate() }
+
+    @inline(never)
+    func cool() {
+        var index = 0
+        while index < words.count {
+            checksum &+= words[index]
+            index += 8
+        }
+    }
 }
