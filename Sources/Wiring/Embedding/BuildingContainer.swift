@@ -24,7 +24,7 @@ enum BuildingContainer {
     }
 
     /// Runs `body` with `container` as the building container of this thread.
-    static func with<R>(_ container: Container, _ body: () throws -> R) rethrows -> R {
+    static func with<R, Failure: Error>(_ container: Container, _ body: () throws(Failure) -> R) throws(Failure) -> R {
         let pointer = Unmanaged.passUnretained(container).toOpaque()
         let previous = ThreadState.withCurrent { thread in
             defer { thread.building = pointer }

@@ -68,6 +68,15 @@ extension Container {
         _ type: Any.Type, of registration: Registration, name: String?, arguments: Arguments, state: ResolutionState?
     ) throws(ResolutionError) -> Any {
         if edgeRecorder != nil { recordEdge(to: registration, state: state) }
+        // A plain scoped service in one step, as a scoped dependency is built, so that a
+        // request runs one path for its service and their dependencies.
+        if usesFastDependencyPath, registration.isPlain, case .scoped(let place) = registration.keeping,
+           arguments.count == 0, let state, state.scope != nil {
+            let built = try BuildingContainer.with(self) { () throws(ResolutionError) -> Any? in
+                try buildScopedDependency(registration, at: place, state: state)
+            }
+            if let built { return built }
+        }
         let id = ObjectIdentifier(type)
         // A kept instance that never expires is cached by the type it is resolved as (not while
         // edges are recorded: a cached resolve would not reach the recorder).

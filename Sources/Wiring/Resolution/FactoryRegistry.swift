@@ -221,7 +221,8 @@ public struct FactoryRegistration<T>: Sendable {
     @discardableResult @inlinable
     public func onShutdown(_ hook: @escaping @Sendable (T) async throws -> Void) -> Self {
         registry.setShutdown(key, .timed { instance in
-            if let typed = instance as? T { try await hook(typed) }
+            var instance = instance
+            if let typed = Container.cast(&instance, to: T.self) { try await hook(typed) }
         })
         return self
     }
@@ -239,8 +240,10 @@ public struct FactoryRegistration<T>: Sendable {
     /// ```
     @discardableResult @inlinable
     public func onShutdown(_ hook: @escaping @Sendable (T) throws -> Void) -> Self {
+        // Cast as a resolve casts: an exact type without the runtime's dynamic cast.
         registry.setShutdown(key, .immediate { instance in
-            if let typed = instance as? T { try hook(typed) }
+            var instance = instance
+            if let typed = Container.cast(&instance, to: T.self) { try hook(typed) }
         })
         return self
     }
