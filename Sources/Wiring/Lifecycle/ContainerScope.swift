@@ -104,19 +104,18 @@ public final class ContainerScope: Sendable {
     /// run with ``PendingHooks/run()``.
     @usableFromInline
     func endWithoutAwaiting() throws(ShutdownError) -> PendingHooks? {
-        let records: [KeptInstances.Record]? = slots.withLock { header, states in
+        let newest: RecordedInstance? = slots.withLock { header, states in
             guard !header.ended else { return nil }
             header.ended = true
             // Builds under way keep their state: they wake their waiters when they end.
             for place in 0..<header.count where !states[place].isBuilding {
                 states[place] = .empty
             }
-            defer { header.records = [] }
-            return header.records
+            return header.newestRecorded.take()
         }
-        guard let records, !records.isEmpty else { return nil }
-        guard let failures = KeptInstances.shutDownInPlace(records) else {
-            return PendingHooks(records: records, defaultTimeout: container.shutdownTimeout)
+        guard let newest else { return nil }
+        guard let failures = RecordedInstance.shutDownInPlace(from: newest) else {
+            return PendingHooks(records: RecordedInstance.records(from: newest), defaultTimeout: container.shutdownTimeout)
         }
         if !failures.isEmpty { throw ShutdownError(failures: failures) }
         return nil

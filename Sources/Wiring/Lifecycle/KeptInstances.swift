@@ -64,30 +64,8 @@ final class KeptInstances: Sendable {
         return failures
     }
 
-    /// `shutDown` without awaiting, when every hook of `records` is synchronous (a request
-    /// scope's usually are); `nil`, having run nothing, when one is not. On the notes server's
-    /// request, the async `shutDown` alone cost seven task allocations.
-    ///
-    /// By index, in place: iterating copied each record and each hook (its instance through
-    /// value witnesses), about 500 instructions per request.
-    static func shutDownInPlace(_ records: [Record]) -> [ShutdownError.Failure]? {
-        for index in records.indices where !records[index].hooksAreImmediate { return nil }
-        var failures: [ShutdownError.Failure] = []
-        var index = records.count
-        while index > 0 {
-            index -= 1
-            if let weak = records[index].weakInstance, weak.object == nil { continue }
-            var hook = records[index].hooks.count
-            while hook > 0 {
-                hook -= 1
-                if let failure = records[index].runInPlace(hook) { failures.append(records[index].failure(failure)) }
-            }
-        }
-        return failures
-    }
-
     /// Runs a synchronous hook; what it threw, if anything.
-    fileprivate static func run(_ hook: @Sendable (Any) throws -> Void, on instance: Any) -> (any Error)? {
+    static func run(_ hook: @Sendable (Any) throws -> Void, on instance: Any) -> (any Error)? {
         do {
             try hook(instance)
             return nil
@@ -123,7 +101,7 @@ extension KeptInstances.Record {
 
     /// `error`, thrown by one of this record's hooks, as a shutdown failure.
     func failure(_ error: any Error) -> ShutdownError.Failure {
-        ShutdownError.Failure(service: registration.key, name: registration.name, location: registration.location, error: error)
+        registration.shutdownFailure(error)
     }
 }
 

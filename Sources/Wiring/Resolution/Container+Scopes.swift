@@ -35,8 +35,8 @@ struct KeptPlace {
             slot.finish(instance, expires: timeToLive.map { Expiry.offset(now() + $0) }, weakly: weakly)
             kept.add(registration, hooks: hooks, weakly: weakly)
         case .scope:
-            slot.finish(instance, expires: nil, weakly: false,
-                        recording: hooks.isEmpty ? nil : KeptInstances.Record(registration: registration, hooks: hooks, weakInstance: nil))
+            // A plain build has the factory's hook alone: the record needs no list of hooks.
+            slot.finish(scoped: instance, of: registration, hasHooks: !hooks.isEmpty, layers: registration.isPlain ? nil : hooks)
         }
         return instance
     }
@@ -185,7 +185,8 @@ extension Container {
     /// waits. A request's scoped dependencies are built this way (the notes server's unit of
     /// work reads its request log through it: 15,296 instructions a request through the
     /// general path, 14,904 through this one when it was added; `--profile-requests 11000
-    /// served`). It keeps the instance as the general path does, through ``KeptPlace/keep(_:of:hooks:now:)``.
+    /// served`). It keeps the instance as ``KeptPlace/keep(_:of:hooks:now:)`` keeps a scope's,
+    /// with no list of hooks to make: a plain build has the factory's hook alone.
     func buildScopedDependency(_ registration: Registration, at place: Int, state: ResolutionState) throws(ResolutionError) -> Any? {
         let place = KeptPlace(slot: try scopeSlot(of: registration, at: place, state: state), timeToLive: nil, weakly: false, owner: .scope)
         switch place.slot.lookup(token: state.token, now: nil) {
@@ -201,8 +202,8 @@ extension Container {
             place.slot.abandon()
             throw error
         }
-        let hooks = registration.shutdownHook.map { [KeptInstances.Hook(run: $0, instance: instance)] } ?? []
-        return place.keep(instance, of: registration, hooks: hooks, now: now)
+        place.slot.finish(scoped: instance, of: registration, hasHooks: registration.shutdownHook != nil, layers: nil)
+        return instance
     }
 
     /// `produce` for the nested fast path: no decorators, no runtime arguments, and the thread

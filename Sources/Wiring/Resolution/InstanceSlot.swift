@@ -5,8 +5,9 @@ import Dispatch
 /// container does, so instances of kept scopes should be safe to share.
 ///
 /// A class, so that the container's tables hold one pointer per instance and test for one
-/// without calling into the runtime.
-final class InstanceBox: @unchecked Sendable {
+/// without calling into the runtime. A scope's instance with shutdown hooks is a
+/// ``RecordedInstance``, which records them.
+class InstanceBox: @unchecked Sendable {
     let value: Any
     init(value: Any) { self.value = value }
 }
@@ -94,7 +95,7 @@ struct InstanceSlot: Sendable {
     /// What a resolve finds in the slot.
     enum Lookup {
         case instance(Any)
-        /// The caller builds; it must call ``finish(_:expires:weakly:recording:)`` or ``abandon()``.
+        /// The caller builds; it must call ``finish(_:expires:weakly:)`` (``finish(scoped:of:hasHooks:layers:)`` in a scope) or ``abandon()``.
         case build
         /// The slot is a scope's, and the scope has ended.
         case ended
@@ -141,16 +142,27 @@ struct InstanceSlot: Sendable {
         }
     }
 
-    /// Stores the instance the caller built and wakes the waiters; `record`, the instance's
-    /// shutdown hooks, goes to the slot's table (a scope's) in the same critical section. A
-    /// scope that ended while the instance was built keeps neither.
-    func finish(_ instance: Any, expires: Duration?, weakly: Bool, recording record: KeptInstances.Record? = nil) {
+    /// Stores the instance the caller built in a scope's slot and wakes the waiters. With
+    /// hooks (the factory's, or a decorated build's `layers`), the instance is recorded in the
+    /// scope's table in the same critical section. A scope that ended while the instance was
+    /// built keeps nothing.
+    func finish(scoped instance: Any, of registration: Registration, hasHooks: Bool, layers: [KeptInstances.Hook]?) {
         end { header, state in
             if header.ended {
                 state = .empty
-                return
+            } else if hasHooks {
+                let recorded = RecordedInstance(instance, of: registration, layers: layers, previous: header.newestRecorded)
+                header.newestRecorded = recorded
+                state = .built(recorded, expires: nil)
+            } else {
+                state = .built(InstanceBox(value: instance), expires: nil)
             }
-            if let record { header.records.append(record) }
+        }
+    }
+
+    /// Stores the instance the caller built and wakes the waiters.
+    func finish(_ instance: Any, expires: Duration?, weakly: Bool) {
+        end { _, state in
             if weakly {
                 // `shared` keeps class instances weakly; a value cannot be held weakly, so it
                 // is not kept at all (as in Resolver): each resolve builds a new one.

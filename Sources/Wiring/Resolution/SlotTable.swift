@@ -23,15 +23,16 @@ struct SlotTable: @unchecked Sendable {
         let count: Int
         /// For a scope's table: the scope has ended; its slots keep nothing more.
         var ended = false
-        /// For a scope's table: the hooks of the instances it keeps, in the order their
-        /// builds ended.
-        var records: [KeptInstances.Record] = []
+        /// For a scope's table: the last instance with hooks whose build ended, linked to
+        /// those before it.
+        var newestRecorded: RecordedInstance?
     }
 
     private final class Storage: ManagedBuffer<Header, InstanceSlot.State> {
         deinit {
             withUnsafeMutablePointers { header, states in
                 states.deinitialize(count: header.pointee.count)
+                RecordedInstance.release(header.pointee.newestRecorded.take())
                 _ = pthread_mutex_destroy(SlotTable.mutex(header))
             }
         }

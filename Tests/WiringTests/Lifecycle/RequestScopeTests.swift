@@ -291,6 +291,59 @@ struct RequestScopeTests {
         let error = await #expect(throws: ResolutionError.self) { try await scope.resolve(UnitOfWork.self) }
         #expect(error?.message.hasPrefix("the scope has ended; service UnitOfWork (") == true)
     }
+
+    /// A decorated scoped service has a hook per layer: the decorator's runs first, on the
+    /// decorator's instance, then the factory's, and the services built after it end before
+    /// it. With an async hook among them the scope's hooks await, in the same order.
+    @Test(arguments: [false, true])
+    func aDecoratedScopedServiceEndsLayerByLayerAfterWhatWasBuiltOnIt(asyncDecoratorHook: Bool) async throws {
+        let journal = Journal()
+        let registry = FactoryRegistry()
+        registry.factory("connection") { _ in Connection() }.onShutdown { _ in journal.record("close Connection") }
+        let decorator = registry.factory("traced") { r in
+            _ = try r.decorated(Connection.self)
+            return Connection()
+        }
+        if asyncDecoratorHook {
+            decorator.onShutdown { (_: Connection) async in journal.record("close traced Connection") }
+        } else {
+            decorator.onShutdown { _ in journal.record("close traced Connection") }
+        }
+        registry.factory("unit-of-work") { r in UnitOfWork(connection: try r.resolve(Connection.self), pool: try r.resolve(Pool.self)) }
+            .onShutdown { _ in journal.record("close UnitOfWork") }
+        registry.factory("pool") { _ in Pool() }
+        let container = try AsyncFixture.container("""
+            services:
+              Connection: { factory: connection, scope: scoped }
+              TracedConnection: { factory: traced, decorates: Connection }
+              UnitOfWork: { factory: unit-of-work, scope: scoped }
+              Pool: { factory: pool, scope: singleton }
+            """, registry: registry)
+        let scope = container.makeScope()
+        _ = try await scope.resolve(UnitOfWork.self)
+        try await scope.end()
+        #expect(journal.all == ["close UnitOfWork", "close traced Connection", "close Connection"])
+    }
+
+    /// A scope records each instance with hooks: many of them, dropped without ending the
+    /// scope, are released one at a time, not one nested in the other's release.
+    @Test func aScopeWithManyRecordedInstancesIsReleasedWhetherItEndsOrNot() async throws {
+        let count = 100_000
+        let closed = Journal()
+        let registry = FactoryRegistry()
+        registry.factory("part") { _ in Connection() }.onShutdown { _ in closed.record("close") }
+        let manifest = "services:\n" + (0..<count).map { "  Part\($0): { factory: part, scope: scoped }" }.joined(separator: "\n")
+        let container = try AsyncFixture.container(manifest, registry: registry)
+        func filledScope() throws -> ContainerScope {
+            let scope = container.makeScope()
+            for index in 0..<count { _ = try scope.resolve(key: "Part\(index)") }
+            return scope
+        }
+        _ = try filledScope()
+        #expect(closed.all.isEmpty)
+        try await filledScope().end()
+        #expect(closed.count("close") == count)
+    }
 }
 
 extension ContainerScope {
