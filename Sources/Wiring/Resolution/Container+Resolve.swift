@@ -179,6 +179,13 @@ extension Container {
         return _openExistential(instance, do: open)
     }
 
+    /// The class instance `instance` holds, read in place: `instance` is of a class type. A
+    /// cast to `AnyObject` would go through the runtime.
+    static func object(in instance: Any) -> AnyObject {
+        guard MemoryLayout<Any>.size == 4 * MemoryLayout<Int>.size else { return instance as AnyObject }
+        return withUnsafePointer(to: instance) { UnsafeRawPointer($0).load(as: AnyObject.self) }
+    }
+
     /// The error for an instance that is not of the type asked for.
     @usableFromInline
     func typeMismatch(_ instance: Any, expected: Any.Type, name: String?, state: ResolutionState?) -> ResolutionError {

@@ -33,6 +33,8 @@ public final class FactoryRegistry: Sendable {
         /// What `resolvingProperties` added: run on each instance right after the factory.
         package var properties: [@Sendable (FactoryContext, Any) throws -> Void] = []
         package let location: SourceLocation
+        /// Whether the factory's type is a class: its instances are references.
+        package var buildsObject = false
 
         /// Whether calling the factory may suspend.
         package var isAsync: Bool { makeAsync != nil }
@@ -121,6 +123,8 @@ public final class FactoryRegistry: Sendable {
     }
 
     private func register<T>(_ key: String, overriding: Bool, _ entry: Entry) -> FactoryRegistration<T> {
+        var entry = entry
+        entry.buildsObject = T.self is AnyObject.Type
         state.withLock { state in
             if let first = state.entries[key] {
                 if !overriding { state.duplicates.append((key, first.location, entry.location)) }

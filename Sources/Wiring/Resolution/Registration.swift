@@ -94,6 +94,9 @@ final class Registration: Sendable {
     let propertyHooks: [@Sendable (FactoryContext, Any) throws -> Void]
     /// Whether a build is the factory alone: no decorators, no property hooks.
     let isPlain: Bool
+    /// Whether its instances are the factory's class instances (a plain build of a factory
+    /// whose type is a class): a scope holds them without a box.
+    let buildsObject: Bool
     /// Whether its instance is kept by the container, beyond any scope: it may not depend on
     /// a `scoped` service. Stored, since every scoped resolve checks the path for one.
     let keepsBeyondScope: Bool
@@ -116,6 +119,7 @@ final class Registration: Sendable {
         self.decorators = decorators
         propertyHooks = factory.properties
         isPlain = decorators.isEmpty && factory.properties.isEmpty
+        buildsObject = isPlain && factory.buildsObject
         if case .kept = keeping { keepsBeyondScope = true } else { keepsBeyondScope = false }
         isEager = lifecycle.eager?.value ?? false
         self.tags = tags?.map(\.value) ?? []

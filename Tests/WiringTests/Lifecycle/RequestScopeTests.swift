@@ -292,6 +292,34 @@ struct RequestScopeTests {
         #expect(error?.message.hasPrefix("the scope has ended; service UnitOfWork (") == true)
     }
 
+    /// A scoped class instance without hooks, and a scoped value, are kept once per scope, and
+    /// the scope lets go of them when it ends.
+    @Test func aScopeKeepsItsInstancesUntilItEnds() async throws {
+        struct Ticket: Sendable { let number: Int }
+        let tickets = Locked(0)
+        let registry = FactoryRegistry()
+        registry.factory("connection") { _ in Connection() }
+        registry.factory("ticket") { _ in Ticket(number: tickets.withLock { $0 += 1; return $0 }) }
+        let container = try AsyncFixture.container("""
+            services:
+              Connection: { factory: connection, scope: scoped }
+              Ticket: { factory: ticket, scope: scoped }
+            """, registry: registry)
+        let scope = container.makeScope()
+        weak var connection = try scope.resolveSynchronously(Connection.self)
+        #expect(connection != nil)
+        #expect(connection === (try scope.resolveSynchronously(Connection.self)))
+        #expect(try await scope.resolve(Connection.self) === connection)
+        #expect(try scope.resolveSynchronously(Ticket.self).number == 1)
+        #expect(try await scope.resolve(Ticket.self).number == 1)
+        let other = container.makeScope()
+        #expect(try other.resolveSynchronously(Connection.self) !== connection)
+        #expect(try other.resolveSynchronously(Ticket.self).number == 2)
+        try await scope.end()
+        #expect(connection == nil)
+        try await other.end()
+    }
+
     /// A decorated scoped service has a hook per layer: the decorator's runs first, on the
     /// decorator's instance, then the factory's, and the services built after it end before
     /// it. With an async hook among them the scope's hooks await, in the same order.
