@@ -132,13 +132,18 @@ extension Container {
     }
 
     /// `resolveDependency`'s one step, or `nil` when the registration needs the general path: it
-    /// has decorators, the container keeps its instance, or its scope's instance is being built
-    /// by another resolution.
+    /// has decorators, the container keeps its instance and has not built it or lets it expire,
+    /// or its scope's instance is being built by another resolution.
     func buildDependency(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any? {
         guard registration.isPlain else { return nil }
         switch registration.keeping {
         case .scoped(let place) where usesFastDependencyPath:
             return try buildScopedDependency(registration, at: place, state: state)
+        case .kept(nil, false, let slot):
+            // A built singleton, read from its slot without the general path's frames: a
+            // request's store (the notes server's request touches 552 → 532 cache lines with
+            // cold caches; `WiringBenchmarks --profile-requests N served cold`).
+            return slot.current(now: nil)
         case .unique:
             return try produceNested(registration, state: state)
         case .graph:
