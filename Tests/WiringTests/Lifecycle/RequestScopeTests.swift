@@ -306,7 +306,7 @@ struct RequestScopeTests {
               Ticket: { factory: ticket, scope: scoped }
             """, registry: registry)
         let scope = container.makeScope()
-        weak var connection = try scope.resolveSynchronously(Connection.self)
+        weak let connection = try scope.resolveSynchronously(Connection.self)
         #expect(connection != nil)
         #expect(connection === (try scope.resolveSynchronously(Connection.self)))
         #expect(try await scope.resolve(Connection.self) === connection)
