@@ -36,7 +36,7 @@ struct KeptPlace {
             kept.add(registration, hooks: hooks, weakly: weakly)
         case .scope:
             // A plain build has the factory's hook alone: the record needs no list of hooks.
-            slot.finish(scoped: instance, of: registration, hasHooks: !hooks.isEmpty, layers: registration.isPlain ? nil : hooks)
+            slot.finish(scoped: instance, of: registration, layers: registration.isPlain ? nil : hooks)
         }
         return instance
     }
@@ -202,7 +202,7 @@ extension Container {
             place.slot.abandon()
             throw error
         }
-        place.slot.finish(scoped: instance, of: registration, hasHooks: registration.shutdownHook != nil, layers: nil)
+        place.slot.finish(scoped: instance, of: registration, layers: nil)
         return instance
     }
 

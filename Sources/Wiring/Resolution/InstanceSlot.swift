@@ -100,7 +100,7 @@ struct InstanceSlot: Sendable {
     /// What a resolve finds in the slot.
     enum Lookup {
         case instance(Any)
-        /// The caller builds; it must call ``finish(_:expires:weakly:)`` (``finish(scoped:of:hasHooks:layers:)`` in a scope) or ``abandon()``.
+        /// The caller builds; it must call ``finish(_:expires:weakly:)`` (``finish(scoped:of:layers:)`` in a scope) or ``abandon()``.
         case build
         /// The slot is a scope's, and the scope has ended.
         case ended
@@ -150,15 +150,15 @@ struct InstanceSlot: Sendable {
         }
     }
 
-    /// Stores the instance the caller built in a scope's slot and wakes the waiters. With
-    /// hooks (the factory's, or a decorated build's `layers`), the instance is recorded in the
-    /// scope's table in the same critical section. A scope that ended while the instance was
-    /// built keeps nothing.
-    func finish(scoped instance: Any, of registration: Registration, hasHooks: Bool, layers: [KeptInstances.Hook]?) {
+    /// Stores the instance the caller built in a scope's slot and wakes the waiters. When its
+    /// service has shutdown hooks (the factory's alone for a plain build, `nil` `layers`; a
+    /// decorated build's `layers`), the instance is recorded in the scope's table in the same
+    /// critical section. A scope that ended while the instance was built keeps nothing.
+    func finish(scoped instance: Any, of registration: Registration, layers: [KeptInstances.Hook]?) {
         end { header, state in
             if header.ended {
                 state = .empty
-            } else if hasHooks {
+            } else if registration.hasShutdownHooks {
                 let recorded = RecordedInstance(instance, of: registration, layers: layers, previous: header.newestRecorded)
                 header.newestRecorded = recorded
                 state = .built(recorded, expires: nil)
