@@ -1,59 +1,78 @@
 import Foundation
 
-// `swift run -c release --package-path Examples/NotesServer/Benchmark [SECONDS] [--pin]`
+// `swift run -c release --package-path Examples/NotesServer/Benchmark [SECONDS] [--pin] [--split]`
 // (`--in-process [--cool MiB]`: the container's work per request alone, without HTTP, hot and
 // cold, with 1 MiB or `--cool` MiB read between requests)
 //
-// Serves `GET /notes/1` two ways and loads each with wrk on loopback:
+// Serves `GET /notes/1` two ways, each in a process of its own, and loads both at the same
+// time on loopback, each with its own wrk:
 // - wired: the notes server as it ships (context `test`: the in-memory store, warnings only),
 //   where each request gets a Wiring scope and resolves NoteQueries, which needs the
 //   singleton store and the scoped UnitOfWork and RequestLog;
 // - by hand: the same server (request context, two middleware layers, router paths, handler)
 //   with those services made in a middleware and the store and request counter held in
 //   variables, so that the difference is the container's work alone.
-// The server's CPU time per request is this process's CPU time over the requests wrk counted
-// (wrk is another process); the container's share of a request is the difference over the
-// wired figure. The two alternate, five rounds of 2 seconds each (20 seconds of load in all),
-// so that drift of a noisy machine falls on both, and the best round of each counts.
+// A server's CPU time per request is its process's CPU time over the requests wrk counted;
+// the container's share of a request is the difference over the wired figure. Ten rounds of
+// 2 seconds (20 seconds of load in all); the share is the median of the rounds' shares. Side
+// by side, what other tenants of a shared machine take in a round falls on both servers.
 //
+// `--pin` runs the wrks on CPU 0: with `taskset -c 1`, the servers share CPU 1.
 // `--split` adds a third server, by hand with what the notes server's middleware does around
 // the container (the task-local request for the request log's factory, and the gathered body),
-// to tell that part of the share from the container's own; three rounds of each (18 seconds).
+// to tell that part of the share from the container's own.
 
-let options = Options(arguments: Array(CommandLine.arguments.dropFirst()))
-if CommandLine.arguments.contains("--in-process") {
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--serve" {
+    guard let arm = arguments.dropFirst().first.flatMap(Arm.init(rawValue:)) else {
+        FileHandle.standardError.write(Data("error: --serve needs one of \(Arm.allCases.map(\.rawValue))\n".utf8))
+        exit(2)
+    }
+    try await ServerProcess.serve(arm)
+    exit(0)
+}
+let options = Options(arguments: arguments)
+if arguments.contains("--in-process") {
     // Off the main actor, as request handlers run.
     try await Task.detached { try await inProcess(coolingMiB: options.coolingMiB) }.value
     exit(0)
 }
 
-var wiredRuns: [Run] = [], handRuns: [Run] = [], extrasRuns: [Run] = []
-for _ in 0..<options.rounds {
-    handRuns.append(try await measure(byHand, options: options))
-    if options.split { extrasRuns.append(try await measure(byHandWithMiddlewareExtras, options: options)) }
-    wiredRuns.append(try await measure(wired, options: options))
-}
+let arms: [Arm] = options.split ? [.hand, .extras, .wired] : [.hand, .wired]
+let servers = try arms.map { try ServerProcess($0) }
+var runs: [[Run]] = []  // runs[round][arm]
+for _ in 0..<options.rounds { runs.append(try round(servers, options: options)) }
+for server in servers { server.stop() }
 
 func microseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
 }
-func line(_ label: String, _ runs: [Run]) -> String {
-    let rates = runs.map { String(format: "%.0f", $0.requestsPerSecond) }.joined(separator: ", ")
-    let cpu = runs.map { String(format: "%.1f", microseconds($0.cpuPerRequest)) }.joined(separator: ", ")
-    return "\(label) \(rates) requests/s; server CPU per request \(cpu) µs"
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
 }
-// The best of each: noise on a shared machine only ever makes a run slower.
-let bestWired = wiredRuns.map { microseconds($0.cpuPerRequest) }.min()!
-let bestHand = handRuns.map { microseconds($0.cpuPerRequest) }.min()!
-print("GET /notes/1, wrk -t1 -c\(options.connections)\(options.pinned ? " on CPU 0" : ""), \(options.rounds) rounds of \(options.seconds) s each")
-print(line("by hand:", handRuns))
-if options.split { print(line("by hand with the middleware's extras:", extrasRuns)) }
-print(line("wired:  ", wiredRuns))
-print(String(format: "container's share of a request: %.1f %% of the server's CPU (%.1f of %.1f µs), %.1f %% of the requests per second",
-             (1 - bestHand / bestWired) * 100, bestWired - bestHand, bestWired,
-             (1 - wiredRuns.map(\.requestsPerSecond).max()! / handRuns.map(\.requestsPerSecond).max()!) * 100))
+/// The CPU time per request of `arm` in each round, in µs.
+@MainActor func cpu(_ arm: Arm) -> [Double] {
+    let index = arms.firstIndex(of: arm)!
+    return runs.map { microseconds($0[index].cpuPerRequest) }
+}
+print("GET /notes/1, \(arms.count) servers side by side, each loaded by wrk -t1 -c\(options.connections)"
+      + "\(options.pinned ? " on CPU 0" : ""), \(options.rounds) rounds of \(options.seconds) s")
+for (index, arm) in arms.enumerated() {
+    let rates = runs.map { String(format: "%.0f", $0[index].requestsPerSecond) }.joined(separator: ", ")
+    let cpus = cpu(arm).map { String(format: "%.1f", $0) }.joined(separator: ", ")
+    print("\(arm.label) \(rates) requests/s; server CPU per request \(cpus) µs")
+}
+/// Per round, what `arm` costs a request beyond `base`, as a share of the wired server's request.
+@MainActor func shares(of arm: Arm, over base: Arm) -> [Double] {
+    zip(zip(cpu(arm), cpu(base)), cpu(.wired)).map { ($0.0 - $0.1) / $1 * 100 }
+}
+let wiredShares = shares(of: .wired, over: .hand)
+print(String(format: "container's share of a request: %.1f %% of the server's CPU, the median of the rounds (%.1f to %.1f %%); %.1f of %.1f µs",
+             median(wiredShares), wiredShares.min()!, wiredShares.max()!,
+             median(cpu(.wired)) - median(cpu(.hand)), median(cpu(.wired))))
 if options.split {
-    let bestExtras = extrasRuns.map { microseconds($0.cpuPerRequest) }.min()!
-    print(String(format: "of which the middleware's extras %.1f %% (%.1f µs), the container's own work %.1f %% (%.1f µs)",
-                 (bestExtras - bestHand) / bestWired * 100, bestExtras - bestHand, (bestWired - bestExtras) / bestWired * 100, bestWired - bestExtras))
+    let extras = shares(of: .extras, over: .hand), own = shares(of: .wired, over: .extras)
+    print(String(format: "of which the middleware's extras %.1f %% (%.1f to %.1f), the container's own work %.1f %% (%.1f to %.1f)",
+                 median(extras), extras.min()!, extras.max()!, median(own), own.min()!, own.max()!))
 }
