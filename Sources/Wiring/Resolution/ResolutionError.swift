@@ -52,16 +52,33 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     }
 
     /// What went wrong.
-    public let kind: Kind
+    public var kind: Kind { storage.kind }
     /// The services being resolved, outermost first; the last is the one that failed.
-    public let path: [Step]
+    public var path: [Step] { storage.path }
     /// The message, without the path.
-    public let message: String
+    public var message: String { storage.message }
+
+    /// The error's parts, behind one reference: every function on the resolve path throws this
+    /// type, and a typed error is returned in a buffer its caller sets aside in its frame. A
+    /// word there instead of 64 bytes keeps the frames a request's resolves stack up small: the
+    /// notes server's request touches 479 cache lines with cold caches instead of 514
+    /// (`WiringBenchmarks --profile-requests N served cold` under cachegrind; Benchmarks/README.md).
+    private final class Storage: Sendable {
+        let kind: Kind
+        let path: [Step]
+        let message: String
+
+        init(kind: Kind, path: [Step], message: String) {
+            self.kind = kind
+            self.path = path
+            self.message = message
+        }
+    }
+
+    private let storage: Storage
 
     package init(_ kind: Kind, message: String, path: [Step]) {
-        self.kind = kind
-        self.message = message
-        self.path = path
+        storage = Storage(kind: kind, path: path, message: message)
     }
 
     /// The message, then the path when it has more than one step.
