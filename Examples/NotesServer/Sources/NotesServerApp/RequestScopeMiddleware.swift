@@ -29,7 +29,7 @@ public struct AppRequestContext: RequestContext {
 /// - any other body (streamed, or longer) is wrapped so that the scope ends after its last
 ///   byte has been written. The wrapped body is written in three parts instead of one batch:
 ///   on the notes server that costs about 10 µs of CPU per request, more than the container's
-///   own work for a request (0.8 µs back to back, 1.4 µs with cold caches;
+///   own work for a request (0.7 µs back to back, 1.3 µs with cold caches;
 ///   `NotesServerBenchmark --in-process`).
 struct RequestScopeMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
