@@ -227,6 +227,11 @@ extension Container {
 
     /// `produce` for the nested fast path: no decorators, no runtime arguments, and the thread
     /// already building with this container.
+    ///
+    /// Inlined into its callers: a request's scoped service then builds in one frame, not two,
+    /// at each level of its dependencies (the served request: 461 → 446–450 cache lines
+    /// touched with cold caches; `--profile-requests N served cold`).
+    @inline(__always)
     func produceNested(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any {
         try checkCycle(registration, state: state)
         state.path.append(PathEntry(registration: registration, decorator: -1))
