@@ -24,14 +24,9 @@ final class RecordedInstance: InstanceBox, @unchecked Sendable {
         super.init(value: value)
     }
 
-    /// Whether every hook runs in place.
-    var hooksAreImmediate: Bool {
-        guard let layers else {
-            if case .timed? = registration.shutdownHook { return false }
-            return true
-        }
-        return KeptInstances.Record(registration: registration, hooks: layers, weakInstance: nil).hooksAreImmediate
-    }
+    /// Whether every hook runs in place: a decorated build's layers have the registration's
+    /// hooks, as a plain build has its factory's.
+    var hooksAreImmediate: Bool { registration.hooksRunInPlace }
 
     /// The hooks as a record of a container's kind, for a shutdown that awaits.
     var record: KeptInstances.Record {

@@ -10,4 +10,10 @@ package enum ShutdownHook: Sendable {
     /// (release build, 2-core Linux; `NotesServerBenchmark --in-process`), which is why
     /// synchronous hooks skip them.
     case timed(@Sendable (Any) async throws -> Void)
+
+    /// Whether it is an async hook.
+    var isTimed: Bool {
+        if case .timed = self { return true }
+        return false
+    }
 }
