@@ -235,7 +235,9 @@ private struct ImportReader {
         let stem = fileName[..<dot], suffix = fileName[dot...]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var contexts: [ContextDefinition] = []
-        for name in names.sorted() where name.hasPrefix(stem + ".") && name.hasSuffix(suffix) && name != fileName {
+        // Sorted once filtered: the folder may hold many other files (a temporary directory).
+        let overlayNames = names.filter { $0.hasPrefix(stem + ".") && $0.hasSuffix(suffix) && $0 != fileName }
+        for name in overlayNames.sorted() {
             let context = String(name.dropFirst(stem.count + 1).dropLast(suffix.count))
             guard !context.isEmpty, !context.contains("."), context != "schema" else { continue }
             let path = slash == nil ? name : folder + "/" + name
