@@ -60,9 +60,10 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
 
     /// The error's parts, behind one reference: every function on the resolve path throws this
     /// type, and a typed error is returned in a buffer its caller sets aside in its frame. A
-    /// word there instead of 64 bytes keeps the frames a request's resolves stack up small: the
-    /// notes server's request touches 479 cache lines with cold caches instead of 514
-    /// (`WiringBenchmarks --profile-requests N served cold` under cachegrind; Benchmarks/README.md).
+    /// word there instead of 64 bytes keeps the frames a request's resolves stack up small: a
+    /// request as the notes server serves one touches 479 cache lines with cold caches instead
+    /// of 514 (`WiringBenchmarks --profile-requests N served cold` under cachegrind;
+    /// Benchmarks/README.md).
     private final class Storage: Sendable {
         let kind: Kind
         let path: [Step]
