@@ -76,14 +76,6 @@ final class KeptInstances: Sendable {
 }
 
 extension KeptInstances.Record {
-    /// Whether every hook runs in place.
-    var hooksAreImmediate: Bool {
-        for index in hooks.indices {
-            guard case .immediate = hooks[index].run else { return false }
-        }
-        return true
-    }
-
     /// Runs the synchronous hook at `index`; what it threw, if anything.
     func runInPlace(_ index: Int) -> (any Error)? {
         guard case .immediate(let run) = hooks[index].run else { return nil }

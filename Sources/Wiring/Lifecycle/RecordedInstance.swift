@@ -24,10 +24,6 @@ final class RecordedInstance: InstanceBox, @unchecked Sendable {
         super.init(value: value)
     }
 
-    /// Whether every hook runs in place: a decorated build's layers have the registration's
-    /// hooks, as a plain build has its factory's.
-    var hooksAreImmediate: Bool { registration.hooksRunInPlace }
-
     /// The hooks as a record of a container's kind, for a shutdown that awaits.
     var record: KeptInstances.Record {
         let hooks = layers ?? registration.shutdownHook.map { [KeptInstances.Hook(run: $0, instance: value)] } ?? []
@@ -58,7 +54,9 @@ final class RecordedInstance: InstanceBox, @unchecked Sendable {
     static func shutDownInPlace(from newest: RecordedInstance) -> [ShutdownError.Failure]? {
         var node: RecordedInstance? = newest
         while let current = node {
-            guard current.hooksAreImmediate else { return nil }
+            // A decorated build's layers have the registration's hooks, as a plain build has
+            // its factory's.
+            guard current.registration.hooksRunInPlace else { return nil }
             node = current.previous
         }
         var failures: [ShutdownError.Failure] = []
