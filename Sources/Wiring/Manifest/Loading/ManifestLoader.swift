@@ -236,7 +236,8 @@ private struct ImportReader {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var contexts: [ContextDefinition] = []
         // Sorted once filtered: the folder may hold many other files (a temporary directory).
-        let overlayNames = names.filter { $0.hasPrefix(stem + ".") && $0.hasSuffix(suffix) && $0 != fileName }
+        let prefix = stem + "."
+        let overlayNames = names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) && $0 != fileName }
         for name in overlayNames.sorted() {
             let context = String(name.dropFirst(stem.count + 1).dropLast(suffix.count))
             guard !context.isEmpty, !context.contains("."), context != "schema" else { continue }
