@@ -7,7 +7,7 @@ struct Options {
     var seconds = 2
     var rounds = 10
     var connections = 16
-    /// wrk runs on CPU 0 (start the benchmark with `taskset -c 1` to give the server CPU 1).
+    /// The wrks run on CPU 0 (start the benchmark with `taskset -c 1` to give the servers CPU 1).
     var pinned = false
     /// What `--in-process` reads between requests for its cold row, in MiB.
     var coolingMiB = 1
