@@ -170,6 +170,25 @@ struct InstanceSlot: Sendable {
         }
     }
 
+    /// What ``seed(_:asObject:)`` found in a scope's slot.
+    enum Seeding {
+        case seeded
+        /// The slot holds an instance, or one is being built.
+        case occupied
+        case ended
+    }
+
+    /// Stores `instance`, made by the caller, in an empty slot of a scope: no hooks are
+    /// recorded for it. `asObject`: the instance is a class instance, held without a box.
+    func seed(_ instance: Any, asObject: Bool) -> Seeding {
+        table.withLock { header, states in
+            if header.ended { return .ended }
+            guard case .empty = states[index] else { return .occupied }
+            states[index] = asObject ? .object(Container.object(in: instance)) : .built(InstanceBox(value: instance), expires: nil)
+            return .seeded
+        }
+    }
+
     /// Stores the instance the caller built and wakes the waiters.
     func finish(_ instance: Any, expires: Duration?, weakly: Bool) {
         end { _, state in

@@ -33,6 +33,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case scopeRequired(String)
         /// The container is shut down, or the scope has ended.
         case shutDown
+        /// A scope was given an instance of a service (named) that it cannot take: one that is
+        /// not `scoped`, or whose instance the scope already holds.
+        case seedRefused(String)
     }
 
     /// One service on the resolution path.
