@@ -20,8 +20,9 @@ final class UniqueUnit: Sendable {
 }
 /// A singleton whose factory awaits, for the cold-start row.
 final class ColdPool: Sendable {}
-/// A request as the notes server example serves one: an async factory reads three `!service`
-/// arguments (the pool, and two scoped services), and the unit of work has a shutdown hook.
+/// A request as the notes server example serves one: the request log is seeded into the scope,
+/// an async factory reads three `!service` arguments (the pool, and two scoped services), and
+/// the unit of work has a shutdown hook.
 final class RequestLog: Sendable {}
 final class RequestWork: Sendable {
     let log: RequestLog
@@ -133,7 +134,10 @@ enum AsyncBenchmark {
                     _ = RequestQueries(pool: pool, work: work, log: log)
                     work.end()
                 } else if served {
-                    _ = try await wiring.withScope { scope in try await scope.resolve(RequestQueries.self) }
+                    _ = try await wiring.withScope { scope in
+                        try scope.seed(RequestLog())
+                        return try await scope.resolve(RequestQueries.self)
+                    }
                 } else if unique {
                     _ = try wiring.resolveSynchronously(UniqueUnit.self)
                 } else {

@@ -40,6 +40,7 @@ public enum NotesServerApp {
         let logger = try await container.resolve(Logger.self)
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: RequestCountingMiddleware(counter: try await container.resolve(RequestCounter.self)))
+        try await RequestScopeMiddleware.checkSeeding(in: container, logger: logger)
         router.add(middleware: RequestScopeMiddleware(container: container))
         Routes.add(to: router, container: container)
         return Application(

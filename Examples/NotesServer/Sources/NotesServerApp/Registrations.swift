@@ -31,11 +31,10 @@ extension NotesServerApp {
         .onShutdown { store in try await store.close() }
 
         // Per request (scope `scoped`).
-        registry.factory("request-log") { _ in
-            guard let request = CurrentRequest.info else {
-                throw ConfigurationError("RequestLog is made only while a request is served")
-            }
-            return RequestLog(requestID: request.id, logger: request.logger)
+        // The middleware seeds each request's scope with its RequestLog: the factory runs only
+        // in a scope that was not seeded, which is a mistake.
+        registry.factory("request-log") { _ -> RequestLog in
+            throw ConfigurationError("RequestLog is seeded by RequestScopeMiddleware into a request's scope; this scope has none")
         }
         registry.factory("unit-of-work") { r in UnitOfWork(log: try r.arg("log", as: RequestLog.self)) }
             .onShutdown { unit in unit.end() }

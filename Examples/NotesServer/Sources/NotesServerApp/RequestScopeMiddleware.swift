@@ -20,45 +20,40 @@ public struct AppRequestContext: RequestContext {
     }
 }
 
-/// Makes a Wiring scope for each request and ends it once the response body has been
+/// Makes a Wiring scope for each request, seeds it with the request's ``RequestLog`` (the
+/// request id and Hummingbird's logger for it), and ends it once the response has been
 /// produced in full (or when the handler fails), so that the request's `scoped` instances shut
 /// down then, in reverse order:
-/// - a body of known length up to ``gatheredBodyLimit`` (every JSON answer of this API) is
-///   gathered while the scope is open, the scope ends, and the gathered bytes go out as one
-///   buffer, which Hummingbird writes with the head in a single batch;
-/// - any other body (streamed, or longer) is wrapped so that the scope ends after its last
-///   byte has been written. The wrapped body is written in three parts instead of one batch:
-///   on the notes server that costs about 10 µs of CPU per request, more than the container's
-///   own work for a request (0.7 µs back to back, 1.3 µs with cold caches;
-///   `NotesServerBenchmark --in-process`).
+/// - a body of known length is taken as produced when the handler returns: Hummingbird
+///   encodes a value (every JSON answer of this API), a buffer or a string into one buffer
+///   then. The scope ends, and Hummingbird writes the buffer with the head in a single batch.
+///   A route whose body reads the request's services while it is written must stream it
+///   (a `ResponseBody` without a length); if it does not, what it reads has ended and says so
+///   (``UnitOfWork`` throws ``UnitOfWorkEnded``);
+/// - a streamed body is wrapped so that the scope ends after its last byte has been written.
 struct RequestScopeMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let container: Container
 
-    /// The longest body gathered in memory before the scope ends.
-    static let gatheredBodyLimit = 64 * 1024
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let scope = container.makeScope()
+        let logger = context.logger
         var context = context
         context.scope = scope
-        let logger = context.logger
         var response: Response
         do {
-            response = try await CurrentRequest.$info.withValue((context.id, logger)) {
-                try await next(request, context)
-            }
-            if let length = response.body.contentLength, length <= Self.gatheredBodyLimit {
-                response.body = try await response.body.gathered()
-                await Self.end(scope, logger: logger)
-                return response
-            }
+            try scope.seed(RequestLog(requestID: context.id, logger: logger))
+            response = try await next(request, context)
         } catch {
             await Self.end(scope, logger: logger)
             throw error
         }
+        guard response.body.contentLength == nil else {
+            await Self.end(scope, logger: logger)
+            return response
+        }
         let body = response.body
-        response.body = ResponseBody(contentLength: body.contentLength) { writer in
+        response.body = ResponseBody { writer in
             do {
                 try await body.write(writer)
             } catch {
@@ -68,6 +63,15 @@ struct RequestScopeMiddleware: RouterMiddleware {
             await Self.end(scope, logger: logger)
         }
         return response
+    }
+
+    /// Checks once, when the server starts, that `container` lets the middleware seed each
+    /// request's ``RequestLog``: a manifest where it is not `scoped` fails start-up, not every
+    /// request.
+    static func checkSeeding(in container: Container, logger: Logger) async throws {
+        let scope = container.makeScope()
+        try scope.seed(RequestLog(requestID: "start-up", logger: logger))
+        try await scope.end()
     }
 
     private static func end(_ scope: ContainerScope, logger: Logger) async {

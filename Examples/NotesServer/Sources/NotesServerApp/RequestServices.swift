@@ -2,14 +2,8 @@ import Foundation
 import Logging
 import Synchronization
 
-/// The request being served, set by ``RequestScopeMiddleware`` for the task that serves it, so
-/// that request-`scoped` factories can read its id.
-public enum CurrentRequest {
-    /// The request's id and Hummingbird's logger for it.
-    @TaskLocal public static var info: (id: String, logger: Logger)?
-}
-
-/// A logger for one request: every line carries the request id. `scoped`: one per request.
+/// A logger for one request: every line carries the request id. `scoped`: one per request,
+/// made by ``RequestScopeMiddleware``, which seeds it into the request's scope.
 public final class RequestLog: Sendable {
     public let requestID: String
     public let logger: Logger

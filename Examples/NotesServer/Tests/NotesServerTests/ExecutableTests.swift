@@ -11,23 +11,11 @@ import Testing
 struct ExecutableTests {
     @Test func aBadManifestStopsStartUpWithThePositionedErrorAndExitStatus1() throws {
         // The real config/, with a factory key misspelt in services.yaml.
-        let config = try temporaryFolder()
-        for file in try FileManager.default.contentsOfDirectory(atPath: NotesServerApp.defaultConfig) {
-            try FileManager.default.copyItem(atPath: NotesServerApp.defaultConfig + "/" + file,
-                                             toPath: config.appendingPathComponent(file).path)
-        }
-        let services = config.appendingPathComponent("services.yaml")
-        let text = try String(contentsOf: services, encoding: .utf8)
-        try text.replacingOccurrences(of: "factory: request-counter", with: "factory: request-countr")
-            .write(to: services, atomically: true, encoding: .utf8)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let line = try #require(lines.firstIndex { $0.contains("factory: request-counter") })
-        let column = lines[line].distance(from: lines[line].startIndex, to: lines[line].range(of: "request-counter")!.lowerBound)
-
-        let server = try ServerProcess.start(environment: ["NOTES_CONFIG": config.path])
+        let config = try EditedConfig(replacing: "request-counter", with: "request-countr")
+        let server = try ServerProcess.start(environment: ["NOTES_CONFIG": config.folder.path])
         let (status, output) = server.wait()
         #expect(status == 1)
-        #expect(output.stderr.contains("\(services.path):\(line + 1):\(column + 1): error: "), "\(output.stderr)")
+        #expect(output.stderr.contains("\(config.services.path):\(config.line):\(config.column): error: "), "\(output.stderr)")
         #expect(output.stderr.contains("'request-countr'") && output.stderr.contains("did you mean 'request-counter'"), "\(output.stderr)")
         #expect(!output.stdout.contains("listening"))
     }

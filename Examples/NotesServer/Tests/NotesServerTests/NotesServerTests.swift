@@ -132,6 +132,16 @@ struct NotesServerTests {
         #expect(await store.closeCount == 1)
     }
 
+    @Test func aRequestLogThatIsNotScopedStopsStartUp() async throws {
+        // The middleware seeds each request's scope with its RequestLog: a singleton cannot be.
+        let config = try EditedConfig(replacing: "factory: request-log, scope: scoped", with: "factory: request-log, scope: singleton")
+        let container = try NotesServerApp.makeContainer(config: config.folder.path, contexts: .explicit("test"), environment: ["PORT": "0"])
+        let error = await #expect(throws: ResolutionError.self) { _ = try await NotesServerApp.makeServiceGroup(container: container) }
+        #expect(error?.description == "service RequestLog (\(config.services.path):\(config.line):3) is singleton, not scoped: "
+                + "only a scoped service can be seeded in a scope")
+        try await container.shutdown()
+    }
+
     @Test func gracefulShutdownClosesTheStoreExactlyOnce() async throws {
         let server = try await TestServer.start()
         let store = try await server.container.resolve((any NoteStore).self)

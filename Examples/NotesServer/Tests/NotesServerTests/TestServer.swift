@@ -65,3 +65,29 @@ struct TestServer {
     }
 }
 
+
+/// A copy of the real `config/` in a folder of its own, with `original` replaced by
+/// `replacement` in `services.yaml`; the file's path, and the 1-based line and column where
+/// `original` was.
+struct EditedConfig {
+    let folder: URL
+    let services: URL
+    let line: Int
+    let column: Int
+
+    init(replacing original: String, with replacement: String) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-config-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for file in try FileManager.default.contentsOfDirectory(atPath: NotesServerApp.defaultConfig) {
+            try FileManager.default.copyItem(atPath: NotesServerApp.defaultConfig + "/" + file,
+                                             toPath: folder.appendingPathComponent(file).path)
+        }
+        services = folder.appendingPathComponent("services.yaml")
+        let text = try String(contentsOf: services, encoding: .utf8)
+        try text.replacingOccurrences(of: original, with: replacement).write(to: services, atomically: true, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let index = try #require(lines.firstIndex { $0.contains(original) })
+        line = index + 1
+        column = lines[index].distance(from: lines[index].startIndex, to: lines[index].range(of: original)!.lowerBound) + 1
+    }
+}

@@ -4,12 +4,10 @@ import NotesServerApp
 import Wiring
 
 /// The container's work for one request, measured in this process without HTTP: a scope,
-/// NoteQueries resolved in it (the store, a unit of work and a request log), the scope ended;
+/// seeded with a request log, NoteQueries resolved in it (the store, a unit of work and the log),
+/// the scope ended;
 /// against the same services made by hand. Steadier than wrk on a shared machine, and it
 /// says how much of the difference wrk sees is the container's own.
-///
-/// The middleware's own extras are timed too: the task-local request it sets for the request
-/// log's factory, and the gathered body.
 ///
 /// Twice: back to back (hot: code and data stay in the core's caches), then with 1 MiB read
 /// between requests (cold: what a loaded server's request finds, after the network stack,
@@ -23,7 +21,6 @@ func inProcess(coolingMiB: Int) async throws {
     let request = (id: "1", logger: logger)
     let store = try await container.resolve((any NoteStore).self)
     let between = CacheCooler(bytes: coolingMiB << 20)
-    let note = ResponseBody(byteBuffer: ByteBuffer(string: #"{"id":1,"title":"benchmark"}"#))
 
     /// Microseconds per request, the best of 5 rounds, `cool`ing caches before each request.
     func perCall(_ iterations: Int, cool: Bool, _ body: () async throws -> Void) async rethrows -> Double {
@@ -40,12 +37,11 @@ func inProcess(coolingMiB: Int) async throws {
         return best
     }
     for (cool, iterations) in [(false, 200_000), (true, max(20_000 / coolingMiB, 2_000))] {
-        let wired = try await CurrentRequest.$info.withValue(request) {
-            try await perCall(iterations, cool: cool) {
-                let scope = container.makeScope()
-                _ = try await scope.resolve(NoteQueries.self)
-                try await scope.end()
-            }
+        let wired = try await perCall(iterations, cool: cool) {
+            let scope = container.makeScope()
+            try scope.seed(RequestLog(requestID: request.id, logger: request.logger))
+            _ = try await scope.resolve(NoteQueries.self)
+            try await scope.end()
         }
         let byHand = await perCall(iterations, cool: cool) {
             let log = RequestLog(requestID: request.id, logger: request.logger)
@@ -53,16 +49,9 @@ func inProcess(coolingMiB: Int) async throws {
             _ = NoteQueries(store: store, unit: unit, log: log)
             unit.end()
         }
-        // What the middleware does around the container: the task-local request, and the
-        // response's body (a note as JSON) gathered.
-        let extras = try await perCall(iterations, cool: cool) {
-            _ = try await CurrentRequest.$info.withValue(request) { try await note.gathered() }
-        }
-        let nothing = await perCall(iterations, cool: cool) {}
-        print(String(format: "in process, %@: wired %.2f µs, by hand %.2f µs per request; the container's work %.2f µs, "
-                     + "the middleware's extras %.2f µs (best of 5 × %d)",
-                     cool ? "\(coolingMiB) MiB read between requests" : "back to back", wired, byHand, wired - byHand,
-                     extras - nothing, iterations))
+        print(String(format: "in process, %@: wired %.2f µs, by hand %.2f µs per request; the container's work %.2f µs "
+                     + "(best of 5 × %d)",
+                     cool ? "\(coolingMiB) MiB read between requests" : "back to back", wired, byHand, wired - byHand, iterations))
     }
     if between.checksum == 1 { print("") }
     try await container.shutdown()

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How the benchmark runs: `[SECONDS] [--pin] [--split] [--in-process [--cool MiB]]`.
+/// How the benchmark runs: `[SECONDS] [--pin] [--in-process [--cool MiB]]`.
 ///
 /// Load lasts `rounds × seconds`: 10 rounds of 2 s, 20 s in all, by default.
 struct Options {
@@ -11,15 +11,12 @@ struct Options {
     var pinned = false
     /// What `--in-process` reads between requests for its cold row, in MiB.
     var coolingMiB = 1
-    /// `--split`: a third server, by hand with the middleware's extras.
-    var split = false
 
     init(arguments: [String]) {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
             case "--pin": pinned = true
-            case "--split": split = true
             case "--cool":
                 guard let megabytes = rest.popFirst().flatMap({ Int($0) }), megabytes > 0 else {
                     FileHandle.standardError.write(Data("error: --cool needs a number of MiB greater than 0\n".utf8))

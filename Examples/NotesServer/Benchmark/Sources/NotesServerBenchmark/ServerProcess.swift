@@ -4,13 +4,11 @@ import ServiceLifecycle
 /// One of the servers the benchmark compares.
 enum Arm: String, CaseIterable {
     case hand = "by-hand"
-    case extras = "by-hand-with-extras"
     case wired
 
     var label: String {
         switch self {
         case .hand: "by hand:"
-        case .extras: "by hand with the middleware's extras:"
         case .wired: "wired:"
         }
     }
@@ -18,7 +16,6 @@ enum Arm: String, CaseIterable {
     var makeGroup: (@escaping @Sendable (Int) async -> Void) async throws -> ServiceGroup {
         switch self {
         case .hand: byHand
-        case .extras: byHandWithMiddlewareExtras
         case .wired: NotesServerBenchmark.wired
         }
     }

@@ -15,27 +15,15 @@ func wired(onServerRunning: @escaping @Sendable (Int) async -> Void) async throw
 /// The same server with the services made by hand: the same request context (with the
 /// request's services where the notes server's has its scope), the same two middleware layers,
 /// the same paths in the router, and the same handler for `GET /notes/:id`. What differs is
-/// what the container does: the scope, the resolves, the task-local request for the request
-/// log's factory, and the body gathered so that the scope ends after it.
+/// what the container does: the scope, the seeded request log, the resolves, the scope's end.
 func byHand(onServerRunning: @escaping @Sendable (Int) async -> Void) async throws -> ServiceGroup {
-    try await byHand(middlewareExtras: false, onServerRunning: onServerRunning)
-}
-
-/// ``byHand(onServerRunning:)`` with what the notes server's middleware does around the
-/// container: the task-local request, and the gathered body. Against it, the wired server
-/// differs by the container's work alone (`--split`).
-func byHandWithMiddlewareExtras(onServerRunning: @escaping @Sendable (Int) async -> Void) async throws -> ServiceGroup {
-    try await byHand(middlewareExtras: true, onServerRunning: onServerRunning)
-}
-
-private func byHand(middlewareExtras: Bool, onServerRunning: @escaping @Sendable (Int) async -> Void) async throws -> ServiceGroup {
     var logger = Logger(label: "notes-server")
     logger.logLevel = .warning
     let store = InMemoryNoteStore(log: logger)
     _ = await store.add(NewNote(title: "benchmark"))
     let router = Router(context: HandRequestContext.self)
     router.add(middleware: CountingByHand(counter: RequestCounter(logger: logger)))
-    router.add(middleware: UnitOfWorkByHand(middlewareExtras: middlewareExtras))
+    router.add(middleware: UnitOfWorkByHand())
     router.get("/notes/:id") { _, context -> Note in
         let id = try context.parameters.require("id", as: Int.self)
         guard let (log, unit) = context.work,
@@ -78,22 +66,15 @@ struct CountingByHand: RouterMiddleware {
     }
 }
 
-/// Makes each request's log and unit of work, and ends the unit after the handler; with
-/// `middlewareExtras`, inside the task-local request, and after gathering the body.
+/// Makes each request's log and unit of work, and ends the unit after the handler, as the
+/// notes server's middleware ends the request's scope for a body of known length.
 struct UnitOfWorkByHand: RouterMiddleware {
-    let middlewareExtras: Bool
-
     func handle(_ request: Request, context: HandRequestContext, next: (Request, HandRequestContext) async throws -> Response) async throws -> Response {
         let log = RequestLog(requestID: context.id, logger: context.logger)
         let unit = UnitOfWork(log: log)
         defer { unit.end() }
         var context = context
         context.work = (log, unit)
-        guard middlewareExtras else { return try await next(request, context) }
-        var response = try await CurrentRequest.$info.withValue((log.requestID, log.logger)) {
-            try await next(request, context)
-        }
-        if response.body.contentLength != nil { response.body = try await response.body.gathered() }
-        return response
+        return try await next(request, context)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-// `swift run -c release --package-path Examples/NotesServer/Benchmark [SECONDS] [--pin] [--split]`
+// `swift run -c release --package-path Examples/NotesServer/Benchmark [SECONDS] [--pin]`
 // (`--in-process [--cool MiB]`: the container's work per request alone, without HTTP, hot and
 // cold, with 1 MiB or `--cool` MiB read between requests)
 //
@@ -8,7 +8,7 @@ import Foundation
 // time on loopback, each with its own wrk:
 // - wired: the notes server as it ships (context `test`: the in-memory store, warnings only),
 //   where each request gets a Wiring scope and resolves NoteQueries, which needs the
-//   singleton store and the scoped UnitOfWork and RequestLog;
+//   singleton store, the scoped UnitOfWork and the RequestLog the middleware seeds the scope with;
 // - by hand: the same server (request context, two middleware layers, router paths, handler)
 //   with those services made in a middleware and the store and request counter held in
 //   variables, so that the difference is the container's work alone.
@@ -18,9 +18,6 @@ import Foundation
 // by side, what other tenants of a shared machine take in a round falls on both servers.
 //
 // `--pin` runs the wrks on CPU 0: with `taskset -c 1`, the servers share CPU 1.
-// `--split` adds a third server, by hand with what the notes server's middleware does around
-// the container (the task-local request for the request log's factory, and the gathered body),
-// to tell that part of the share from the container's own.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--serve" {
@@ -38,7 +35,7 @@ if arguments.contains("--in-process") {
     exit(0)
 }
 
-let arms: [Arm] = options.split ? [.hand, .extras, .wired] : [.hand, .wired]
+let arms: [Arm] = [.hand, .wired]
 let servers = try arms.map { try ServerProcess($0) }
 var runs: [[Run]] = []  // runs[round][arm]
 for _ in 0..<options.rounds { runs.append(try round(servers, options: options)) }
@@ -71,8 +68,3 @@ let wiredShares = shares(of: .wired, over: .hand)
 print(String(format: "container's share of a request: %.1f %% of the server's CPU, the median of the rounds (%.1f to %.1f %%); %.1f of %.1f µs",
              median(wiredShares), wiredShares.min()!, wiredShares.max()!,
              median(cpu(.wired)) - median(cpu(.hand)), median(cpu(.wired))))
-if options.split {
-    let extras = shares(of: .extras, over: .hand), own = shares(of: .wired, over: .extras)
-    print(String(format: "of which the middleware's extras %.1f %% (%.1f to %.1f), the container's own work %.1f %% (%.1f to %.1f)",
-                 median(extras), extras.min()!, extras.max()!, median(own), own.min()!, own.max()!))
-}
