@@ -30,7 +30,8 @@ extension Manifest {
         }
         for service in services {
             let serviceID = id("service:" + service.key)
-            var label = [service.key, "factory: \(service.factoryKey)", "scope: \(effectiveScope(of: service))"]
+            var label = [service.key, service.hasFactory ? "factory: \(service.factoryKey)" : "seeded", "scope: \(effectiveScope(of: service))"]
+            if service.hasFactory, service.seeded?.value == true { label.append("seeded") }
             if service.eager?.value == true { label.append("eager") }
             if let timeout = service.shutdownTimeout { label.append("shutdownTimeout: \(timeout.value)") }
             nodes.append(Node(id: serviceID, label: label, kind: .service))

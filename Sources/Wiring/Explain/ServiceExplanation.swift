@@ -28,7 +28,7 @@ public struct ServiceExplanation: Sendable, CustomStringConvertible {
     public let location: SourceLocation
     /// The contexts applied.
     public let contexts: [String]
-    /// The fields, in a fixed order: factory, scope, ttl, eager, shutdownTimeout, implements,
+    /// The fields, in a fixed order: factory, scope, ttl, seeded, eager, shutdownTimeout, implements,
     /// decorates, decorated by, tags, depends on, depended on by, args, names.
     public let fields: [Field]
 
@@ -96,10 +96,11 @@ extension Manifest {
             }
         }
         func addLifecycle(_ lifecycle: Lifecycle, prefix: String) {
+            if let seeded = lifecycle.seeded { add(prefix + "seeded", "\(seeded.value)", seeded.location) }
             if let eager = lifecycle.eager { add(prefix + "eager", "\(eager.value)", eager.location) }
             if let timeout = lifecycle.shutdownTimeout { add(prefix + "shutdownTimeout", "\(timeout.value)", timeout.location) }
         }
-        add("factory", service.factoryKey, service.factory?.location)
+        if service.hasFactory { add("factory", service.factoryKey, service.factory?.location) }
         let scope = effectiveScope(of: service)
         add("scope", scope.name, service.scope?.location ?? defaultScope?.location)
         if let ttl = service.timeToLive { add("ttl", "\(ttl.value)", ttl.location) }

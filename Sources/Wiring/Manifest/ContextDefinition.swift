@@ -63,7 +63,7 @@ public struct ServiceOverride: Sendable {
     public let decorates: Located<String>?
     /// `false` switches the service off in this context.
     public let enabled: Located<Bool>?
-    /// `eager:` and `shutdownTimeout:` replacing the service's.
+    /// `seeded:`, `eager:` and `shutdownTimeout:` replacing the service's.
     public var lifecycle = Lifecycle()
     /// `tags:` replacing the service's.
     public var tags: [Located<String>]?

@@ -10,7 +10,7 @@ package enum ManifestSchema {
         case `default`, custom, ttl
         case factory, scope, implements, names, args, decorates
         case type, name, add, enabled
-        case eager, shutdownTimeout, tags
+        case eager, shutdownTimeout, tags, seeded
 
         /// The key as a manifest writes it.
         package var name: String {
@@ -37,6 +37,7 @@ package enum ManifestSchema {
             case .eager: "eager"
             case .shutdownTimeout: "shutdownTimeout"
             case .tags: "tags"
+            case .seeded: "seeded"
             }
         }
     }
@@ -90,6 +91,7 @@ package enum ManifestSchema {
         Field(.eager, summary: "true: container.start() builds it (a kept scope other than scoped).", value: .boolean),
         Field(.shutdownTimeout, summary: "How long its shutdown hooks may run (default 30s).", value: .reference("duration")),
         Field(.tags, summary: "Tags that resolveAll(tagged:) and !tagged find it by.", value: .list(.string)),
+        Field(.seeded, summary: "true: code gives each scope its instance (scope.seed); scoped only, factory optional.", value: .boolean),
     ]
 
     package static let namedVariant: [Field] = service.filter {

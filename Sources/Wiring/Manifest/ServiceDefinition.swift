@@ -83,9 +83,15 @@ public struct ServiceDefinition: Sendable {
     public var eager: Located<Bool>? { lifecycle.eager }
     /// How long its shutdown hooks may run (`shutdownTimeout:`), when written.
     public var shutdownTimeout: Located<Duration>? { lifecycle.shutdownTimeout }
+    /// Whether code gives each scope its instance (`seeded: true`).
+    public var seeded: Located<Bool>? { lifecycle.seeded }
 
     /// The key of the factory that builds this service: `factory:`, or the service key.
     public var factoryKey: String { factory?.value ?? key }
+
+    /// Whether a factory builds it: every service but a `seeded: true` one that names none,
+    /// whose instances only ever come from `ContainerScope.seed(_:)`.
+    public var hasFactory: Bool { factory != nil || seeded?.value != true }
 
     /// The named variant called `name`, if declared.
     public func variant(named name: String) -> NamedVariant? {
@@ -106,28 +112,33 @@ public struct ImplementsEntry: Sendable, Hashable {
     public let location: SourceLocation
 }
 
-/// When a kept instance is built and how long its shutdown may take: `eager:` and
-/// `shutdownTimeout:` of a service, a named variant or a context's override.
+/// Where an instance comes from, when a kept one is built and how long its shutdown may take:
+/// `seeded:`, `eager:` and `shutdownTimeout:` of a service, a named variant or a context's
+/// override.
 ///
 /// ```yaml
 /// services:
 ///   Pool: { factory: pool, scope: singleton, eager: true, shutdownTimeout: 5s }
+///   RequestInfo: { scope: scoped, seeded: true }
 /// ```
 public struct Lifecycle: Sendable {
     /// `true`: ``Container/start()`` builds the instance, with its dependencies first.
     public var eager: Located<Bool>?
     /// How long each of the instance's shutdown hooks may run before it is abandoned.
     public var shutdownTimeout: Located<Duration>?
+    /// `true`: code gives each scope the instance with ``ContainerScope/seed(_:as:name:)``.
+    public var seeded: Located<Bool>?
 
-    /// Creates a lifecycle; both fields unset by default.
-    public init(eager: Located<Bool>? = nil, shutdownTimeout: Located<Duration>? = nil) {
+    /// Creates a lifecycle; every field unset by default.
+    public init(eager: Located<Bool>? = nil, shutdownTimeout: Located<Duration>? = nil, seeded: Located<Bool>? = nil) {
         self.eager = eager
         self.shutdownTimeout = shutdownTimeout
+        self.seeded = seeded
     }
 
     /// Each field this one sets, else `base`'s.
     func over(_ base: Lifecycle) -> Lifecycle {
-        Lifecycle(eager: eager ?? base.eager, shutdownTimeout: shutdownTimeout ?? base.shutdownTimeout)
+        Lifecycle(eager: eager ?? base.eager, shutdownTimeout: shutdownTimeout ?? base.shutdownTimeout, seeded: seeded ?? base.seeded)
     }
 }
 

@@ -139,7 +139,7 @@ private struct ServiceBinder {
             steps.append(DecoratorStep(key: decorator.key, location: decorator.location,
                                        factoryKey: decorator.factoryKey, factory: made, lazyArgs: args))
         }
-        let make = factory(service.factoryKey, of: service)
+        let make = service.hasFactory ? factory(service.factoryKey, of: service) : .seededOnly(at: service.location)
         let args = arguments(service.args, at: service.location)
         let scope = plan.manifest.effectiveScope(of: service)
         var base: Registration?

@@ -61,6 +61,9 @@ extension Container {
             diagnostic = Diagnostic(.info, "\(shown) needs runtime arguments; not instantiated", at: location)
         case .awaitRequired?:
             diagnostic = Diagnostic(.info, "\(shown) is async; a synchronous dry run does not build it", at: location)
+        case .notSeeded(let seeded)?:
+            let what = seeded == service.key ? "is seeded into each scope by code" : "depends on \(seeded), which is seeded into each scope by code"
+            diagnostic = Diagnostic(.info, "\(shown) \(what); a dry run does not build it", at: location)
         default:
             diagnostic = .error("\(error)", at: location)
         }

@@ -200,6 +200,13 @@ public struct FactoryContext: @unchecked Sendable {
         container.awaitRequired(registration, state: state)
     }
 
+    /// The error for a `seeded: true` service without a factory, resolved in a scope that was
+    /// not given its instance.
+    func notSeeded() -> ResolutionError {
+        ResolutionError(.notSeeded(registration.key), message: "service \(registration.step) is seeded: give the scope its instance "
+                        + "with scope.seed(_:) before anything resolves it", path: state.steps)
+    }
+
     /// A dependency, or `nil` when no service is declared for `T`.
     @inlinable
     public func optional<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T? {

@@ -38,6 +38,12 @@ public final class FactoryRegistry: Sendable {
 
         /// Whether calling the factory may suspend.
         package var isAsync: Bool { makeAsync != nil }
+
+        /// What builds a `seeded: true` service that names no factory: nothing, so resolving
+        /// it in a scope that was not seeded throws.
+        static func seededOnly(at location: SourceLocation) -> Entry {
+            Entry(make: { context in throw context.notSeeded() }, makeAsync: nil, shutdown: nil, location: location)
+        }
     }
 
     private struct State {

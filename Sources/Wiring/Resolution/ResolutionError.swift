@@ -36,6 +36,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         /// A scope was given an instance of a service (named) that it cannot take: one that is
         /// not `scoped`, or whose instance the scope already holds.
         case seedRefused(String)
+        /// A service (named) declared `seeded: true` without a factory was resolved in a scope
+        /// that was not given its instance.
+        case notSeeded(String)
     }
 
     /// One service on the resolution path.

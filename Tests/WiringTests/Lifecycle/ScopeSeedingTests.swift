@@ -98,4 +98,62 @@ struct ScopeSeedingTests {
         #expect(ended?.message.hasPrefix("the scope has ended; service Region (") == true)
         #expect(ended?.message.hasSuffix(") cannot be seeded in it") == true)
     }
+
+    // MARK: - `seeded: true` in the manifest
+
+    static let seededManifest = """
+        services:
+          RequestInfo: { scope: scoped, seeded: true }
+          Region: { factory: region, scope: scoped, seeded: true }
+          RequestHandler: { factory: handler, scope: scoped, args: { info: !service RequestInfo, region: !service Region } }
+        """
+
+    /// No factory is registered for RequestInfo: it is only ever seeded.
+    static func seededContainer() throws -> Container {
+        let registry = FactoryRegistry()
+        registry.factory("region") { _ in Region(identifier: "built") }
+        registry.factory("handler") { r in
+            RequestHandler(info: try r.arg("info", as: RequestInfo.self), region: try r.arg("region", as: Region.self))
+        }
+        return try AsyncFixture.container(seededManifest, registry: registry)
+    }
+
+    @Test func aSeededServiceNeedsNoFactoryAndSaysSoWhenNotSeeded() async throws {
+        let container = try Self.seededContainer()
+        let seeded = container.makeScope()
+        let info = RequestInfo(id: "request-1")
+        try seeded.seed(info)
+        let handler = try seeded.resolveSynchronously(RequestHandler.self)
+        #expect(handler.info === info)
+        // A seeded service with a factory falls back to it in a scope that was not seeded.
+        #expect(handler.region == Region(identifier: "built"))
+        try await seeded.end()
+
+        let unseeded = container.makeScope()
+        let error = #expect(throws: ResolutionError.self) { try unseeded.resolveSynchronously(RequestHandler.self) }
+        #expect(error.map { if case .notSeeded("RequestInfo") = $0.kind { true } else { false } } == true)
+        #expect(error?.message.hasPrefix("service RequestInfo (") == true)
+        #expect(error?.message.hasSuffix(") is seeded: give the scope its instance with scope.seed(_:) before anything resolves it") == true)
+        #expect(error?.path.map(\.service) == ["RequestHandler", "RequestInfo"])
+        try await unseeded.end()
+    }
+
+    @Test func checksAndDryRunsKnowASeededService() async throws {
+        let path = try TestSupport.temporaryFile("wiring: 1\n" + Self.seededManifest, name: "services.yaml")
+        let manifest = try ManifestLoader().load(path)
+        // No factory key to check against a catalog for RequestInfo; Region names one.
+        #expect(manifest.factoryKeyDiagnostics(registered: []).map(\.message).allSatisfy { !$0.contains("RequestInfo") })
+        #expect(manifest.factoryKeyDiagnostics(registered: []).count == 2)
+        let explained = try manifest.explain("RequestInfo", environment: [:])
+        #expect(explained.fields.map(\.path).prefix(2) == ["scope", "seeded"])
+        #expect(explained.fields.first { $0.path == "seeded" }?.value == "true")
+
+        // A dry run builds neither the seeded service nor what depends on it: it says why.
+        let dryRun = await (try Self.seededContainer()).instantiateAll()
+        #expect(dryRun.filter { $0.severity == .error }.isEmpty, "\(dryRun)")
+        #expect(dryRun.map(\.message) == [
+            "RequestInfo is seeded into each scope by code; a dry run does not build it",
+            "RequestHandler depends on RequestInfo, which is seeded into each scope by code; a dry run does not build it",
+        ])
+    }
 }

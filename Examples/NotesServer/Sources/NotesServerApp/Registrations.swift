@@ -30,12 +30,7 @@ extension NotesServerApp {
         }
         .onShutdown { store in try await store.close() }
 
-        // Per request (scope `scoped`).
-        // The middleware seeds each request's scope with its RequestLog: the factory runs only
-        // in a scope that was not seeded, which is a mistake.
-        registry.factory("request-log") { _ -> RequestLog in
-            throw ConfigurationError("RequestLog is seeded by RequestScopeMiddleware into a request's scope; this scope has none")
-        }
+        // Per request (scope `scoped`); RequestLog has no factory: the middleware seeds it.
         registry.factory("unit-of-work") { r in UnitOfWork(log: try r.arg("log", as: RequestLog.self)) }
             .onShutdown { unit in unit.end() }
         // Synchronous, though the file store's factory is async: the store is `eager`, built

@@ -134,10 +134,20 @@ struct NotesServerTests {
 
     @Test func aRequestLogThatIsNotScopedStopsStartUp() async throws {
         // The middleware seeds each request's scope with its RequestLog: a singleton cannot be.
-        let config = try EditedConfig(replacing: "factory: request-log, scope: scoped", with: "factory: request-log, scope: singleton")
-        let container = try NotesServerApp.makeContainer(config: config.folder.path, contexts: .explicit("test"), environment: ["PORT": "0"])
+        // Declared seeded, the manifest says so where it is written.
+        let seeded = try EditedConfig(replacing: "scope: scoped, seeded: true", with: "scope: singleton, seeded: true")
+        let manifestError = #expect(throws: ManifestError.self) {
+            try NotesServerApp.makeContainer(config: seeded.folder.path, contexts: .explicit("test"), environment: ["PORT": "0"])
+        }
+        let diagnostic = try #require(manifestError?.diagnostics.first)
+        #expect(diagnostic.formatted().hasPrefix("\(seeded.services.path):\(seeded.line):"), "\(diagnostic.formatted())")
+        #expect(diagnostic.message.hasPrefix("'seeded: true' of service 'RequestLog' needs scope scoped"))
+
+        // Built by a factory instead, as a singleton: the middleware's check at start-up.
+        let built = try EditedConfig(replacing: "scope: scoped, seeded: true", with: "factory: app-logger, scope: singleton, args: { level: info }")
+        let container = try NotesServerApp.makeContainer(config: built.folder.path, contexts: .explicit("test"), environment: ["PORT": "0"])
         let error = await #expect(throws: ResolutionError.self) { _ = try await NotesServerApp.makeServiceGroup(container: container) }
-        #expect(error?.description == "service RequestLog (\(config.services.path):\(config.line):3) is singleton, not scoped: "
+        #expect(error?.description == "service RequestLog (\(built.services.path):\(built.line):3) is singleton, not scoped: "
                 + "only a scoped service can be seeded in a scope")
         try await container.shutdown()
     }

@@ -147,7 +147,9 @@ package struct ManifestFileDecoder {
     }
 
     private mutating func lifecycle(_ fields: Fields, _ what: @autoclosure () -> String) -> Lifecycle {
-        Lifecycle(eager: fields[.eager].flatMap { bool($0, "'eager' of \(what())") }, shutdownTimeout: fields[.shutdownTimeout].flatMap { duration($0, "'shutdownTimeout' of \(what())") })
+        Lifecycle(eager: fields[.eager].flatMap { bool($0, "'eager' of \(what())") },
+                  shutdownTimeout: fields[.shutdownTimeout].flatMap { duration($0, "'shutdownTimeout' of \(what())") },
+                  seeded: fields[.seeded].flatMap { bool($0, "'seeded' of \(what())") })
     }
 
     private mutating func names(_ node: StoredNode, of service: String) -> [NamedVariant] {

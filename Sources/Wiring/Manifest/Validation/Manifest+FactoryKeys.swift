@@ -20,8 +20,10 @@ extension Manifest {
     package var factoryKeyUses: [FactoryKeyUse] {
         var uses: [FactoryKeyUse] = []
         func add(_ service: ServiceDefinition, context: String?) {
-            uses.append(FactoryKeyUse(key: service.factoryKey, owner: service.key,
-                                      location: service.factory?.location ?? service.location, context: context))
+            if service.hasFactory {
+                uses.append(FactoryKeyUse(key: service.factoryKey, owner: service.key,
+                                          location: service.factory?.location ?? service.location, context: context))
+            }
             add(service.names, of: service.key, context: context)
         }
         func add(_ variants: [NamedVariant], of service: String, context: String?) {

@@ -82,6 +82,10 @@ package struct ManifestValidator {
             let reason = kind == .scoped ? "a scoped instance is built in its scope, not at start" : "'\(scope.name)' keeps no instance to start"
             error("'eager: true' of \(what()) needs singleton, cached, shared or a custom scope; \(reason)", at: eager.location)
         }
+        if let seeded = lifecycle.seeded, seeded.value, kind != .scoped {
+            error("'seeded: true' of \(what()) needs scope scoped: code seeds each scope with its instance, and '\(scope.name)' is not a scope's",
+                  at: seeded.location)
+        }
         if let timeout = lifecycle.shutdownTimeout {
             if kind == .unique || kind == .graph {
                 error("'shutdownTimeout' of \(what()) needs a scope that keeps its instance, not '\(scope.name)': its instances are never shut down",
