@@ -56,6 +56,11 @@ package struct ManifestValidator {
                             of: "named variant '\(variants[position].name)' of service '\(service.key)'")
             checkLifecycle(variants[position].lifecycle, scope: written?.value ?? scope,
                            of: "named variant '\(variants[position].name)' of service '\(service.key)'")
+            // A seeded service's variant without a factory of its own is seeded too.
+            if !service.hasFactory, variants[position].factory == nil, let written, written.value.builtInKind != .scoped {
+                error("named variant '\(variants[position].name)' of seeded service '\(service.key)' has no factory, so it is seeded too, "
+                      + "and needs scope scoped, not '\(written.value.name)'", at: written.location)
+            }
         }
     }
 
