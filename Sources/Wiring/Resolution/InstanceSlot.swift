@@ -57,6 +57,12 @@ struct InstanceSlot: Sendable {
             if case .building = self { return true }
             return false
         }
+
+        /// A scope's instance without hooks: a class instance (`asObject`) as itself, anything
+        /// else boxed.
+        static func scoped(_ instance: Any, asObject: Bool) -> State {
+            asObject ? .object(Container.object(in: instance)) : .built(InstanceBox(value: instance), expires: nil)
+        }
     }
 
     /// Who waits for a build under way. Most builds have no waiter: the first waiter makes
@@ -162,10 +168,8 @@ struct InstanceSlot: Sendable {
                 let recorded = RecordedInstance(instance, of: registration, layers: layers, previous: header.newestRecorded)
                 header.newestRecorded = recorded
                 state = .built(recorded, expires: nil)
-            } else if registration.buildsObject {
-                state = .object(Container.object(in: instance))
             } else {
-                state = .built(InstanceBox(value: instance), expires: nil)
+                state = .scoped(instance, asObject: registration.buildsObject)
             }
         }
     }
@@ -184,7 +188,7 @@ struct InstanceSlot: Sendable {
         table.withLock { header, states in
             if header.ended { return .ended }
             guard case .empty = states[index] else { return .occupied }
-            states[index] = asObject ? .object(Container.object(in: instance)) : .built(InstanceBox(value: instance), expires: nil)
+            states[index] = .scoped(instance, asObject: asObject)
             return .seeded
         }
     }
