@@ -178,7 +178,9 @@ extension ResolutionError {
         ResolutionError(.shutDown, message: message, path: [])
     }
 
-    static func scopeEnded(_ registration: Registration, path: [Step]) -> ResolutionError {
-        ResolutionError(.shutDown, message: "the scope has ended; service \(registration.step) cannot be resolved in it", path: path)
+    /// The error for `registration` resolved (or, `seeding`, seeded) in a scope that has ended.
+    static func scopeEnded(_ registration: Registration, path: [Step], seeding: Bool = false) -> ResolutionError {
+        ResolutionError(.shutDown, message: "the scope has ended; service \(registration.step) cannot be \(seeding ? "seeded" : "resolved") in it",
+                        path: path)
     }
 }

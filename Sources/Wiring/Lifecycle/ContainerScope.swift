@@ -132,8 +132,7 @@ public final class ContainerScope: Sendable {
                 throw ResolutionError(.seedRefused(registration.key), message: "the scope already holds an instance of service "
                                       + "\(registration.step): seed it before anything resolves it", path: [registration.step])
             case .ended:
-                throw ResolutionError(.shutDown, message: "the scope has ended; service \(registration.step) cannot be seeded in it",
-                                      path: [registration.step])
+                throw ResolutionError.scopeEnded(registration, path: [registration.step], seeding: true)
             }
         }
     }
