@@ -45,7 +45,8 @@ public struct AppValidateCommand<App: WiringApp>: AsyncParsableCommand {
             abstract: "Check manifests against this app's factories; optionally build every service once.",
             discussion: """
                 Does everything 'wiring validate' does, and checks every factory key against the \
-                factories this app registers, with a did-you-mean. With --instantiate it builds a \
+                factories this app registers, with a did-you-mean, and every service's args against \
+                what its typed factory reads, without running any factory. With --instantiate it builds a \
                 container in the given contexts and resolves every service and named variant once, \
                 reporting each failure with its resolution path.
 
@@ -69,7 +70,7 @@ public struct AppValidateCommand<App: WiringApp>: AsyncParsableCommand {
     public func run() async throws {
         let registry = App.makeRegistry()
         let contexts = options.contexts
-        try await options.run(factoryKeys: Set(registry.keys), extra: instantiate ? { manifest in
+        try await options.run(factoryKeys: Set(registry.keys), argumentSchemas: registry.argumentSchemas, extra: instantiate ? { manifest in
             do {
                 let container = try Container(
                     manifest: manifest, registry: registry,
@@ -141,14 +142,14 @@ public struct AppGraphCommand<App: WiringApp>: AsyncParsableCommand {
     }
 }
 
-/// `catalog` inside an app: prints the app's factory keys as the JSON `wiring validate --catalog`
-/// reads.
+/// `catalog` inside an app: prints the app's factory keys and its typed factories' argument
+/// schemas as the JSON `wiring validate --catalog` and `wiring schema --catalog` read.
 public struct AppCatalogCommand<App: WiringApp>: ParsableCommand {
     /// The command's name and help.
     public static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "catalog",
-            abstract: "Print this app's factory keys as JSON, for 'wiring validate --catalog'.",
+            abstract: "Print this app's factory keys and typed arguments as JSON, for 'wiring validate --catalog'.",
             discussion: """
                 Example:
                   myapp catalog > factories.json

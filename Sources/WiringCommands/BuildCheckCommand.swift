@@ -42,17 +42,21 @@ public struct BuildCheckCommand: AsyncParsableCommand {
         var diagnostics: [Diagnostic] = []
         var configuration = PluginConfiguration()
         var paths = manifests
+        var arguments: [String: ArgumentSchema] = [:]
         if let config {
             do {
                 configuration = try PluginConfiguration(contentsOf: config)
                 let folder = URL(fileURLWithPath: config).deletingLastPathComponent()
                 paths += configuration.manifests.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL.path }
+                if let catalog = configuration.catalog {
+                    arguments = try FactoryCatalog(contentsOf: URL(fileURLWithPath: catalog, relativeTo: folder).standardizedFileURL.path).arguments
+                }
             } catch {
                 diagnostics += error.diagnostics
             }
         }
         let loader = ManifestLoader()
-        let options = ValidationOptions(contexts: configuration.contexts, eachContext: true)
+        let options = ValidationOptions(contexts: configuration.contexts, eachContext: true, argumentSchemas: arguments)
         let roots = ManifestRoots.roots(among: paths) { loader.validate($0, options: options) }
         var uses: [Manifest.FactoryKeyUse] = []
         for root in roots {

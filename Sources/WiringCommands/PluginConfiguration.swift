@@ -9,9 +9,13 @@ import Wiring
 ///   "manifests": ["../../config/services.yaml"],
 ///   "contexts": ["production"],
 ///   "strict": false,
-///   "registrations": "warning"
+///   "registrations": "warning",
+///   "catalog": "factories.json"
 /// }
 /// ```
+///
+/// `catalog` names the file the app's `catalog` command writes (`myapp catalog > factories.json`):
+/// the build then checks every service's `args` against what its typed factory reads.
 struct PluginConfiguration: Decodable, Equatable {
     /// More root manifests, relative to the file.
     var manifests: [String] = []
@@ -21,13 +25,15 @@ struct PluginConfiguration: Decodable, Equatable {
     var strict = false
     /// What a factory key no Swift source of the target names is: a warning, an error, or nothing.
     var registrations: RegistrationCheck = .warning
+    /// A factory catalog, relative to the file, to check typed factories' arguments against.
+    var catalog: String?
 
     enum RegistrationCheck: String, Decodable {
         case warning, error, off
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case manifests, contexts, strict, registrations
+        case manifests, contexts, strict, registrations, catalog
     }
 
     init() {}
@@ -44,6 +50,7 @@ struct PluginConfiguration: Decodable, Equatable {
         contexts = try keyed.decodeIfPresent([String].self, forKey: .contexts) ?? []
         strict = try keyed.decodeIfPresent(Bool.self, forKey: .strict) ?? false
         registrations = try keyed.decodeIfPresent(RegistrationCheck.self, forKey: .registrations) ?? .warning
+        catalog = try keyed.decodeIfPresent(String.self, forKey: .catalog)
     }
 
     /// Reads the file at `path`.

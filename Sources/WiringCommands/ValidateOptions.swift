@@ -28,8 +28,8 @@ public struct ValidateOptions: ParsableArguments {
     @Flag(help: "Treat warnings (a captive dependency, an unknown tag, an unset environment variable) as errors.")
     public var strict = false
 
-    /// A factory catalog to check factory keys against.
-    @Option(help: ArgumentHelp("Check factory keys against the catalog an app exports (its 'catalog' command).", valueName: "file"))
+    /// A factory catalog to check factory keys and typed arguments against.
+    @Option(help: ArgumentHelp("Check factory keys and typed factories' arguments against the catalog an app exports (its 'catalog' command).", valueName: "file"))
     public var catalog: String?
 
     /// Whether the paths may include imports and overlay files, to be checked through their roots.
@@ -46,20 +46,26 @@ public struct ValidateOptions: ParsableArguments {
     /// Validates every path and prints the result.
     /// - Parameters:
     ///   - factoryKeys: Keys to check factories against (an app's registry); `--catalog` adds to them.
+    ///   - argumentSchemas: What typed factories read, by key (an app's registry); `--catalog` adds to them.
     ///   - extra: More checks for a manifest that validated (an app's `--instantiate`).
     /// - Throws: `ExitCode(1)` when any diagnostic is an error.
-    public func run(factoryKeys: Set<String>? = nil, extra: ((Manifest) async -> [Diagnostic])? = nil) async throws {
+    public func run(factoryKeys: Set<String>? = nil, argumentSchemas: [String: ArgumentSchema] = [:],
+                    extra: ((Manifest) async -> [Diagnostic])? = nil) async throws {
         var keys = factoryKeys
+        var schemas = argumentSchemas
         var reports: [Report] = []
         if let catalog {
             do {
-                keys = (keys ?? []).union(try FactoryCatalog(contentsOf: catalog).factories)
+                let read = try FactoryCatalog(contentsOf: catalog)
+                keys = (keys ?? []).union(read.factories)
+                schemas.merge(read.arguments) { registered, _ in registered }
             } catch {
                 reports.append(Report(path: catalog, manifest: nil, diagnostics: error.diagnostics, contextNames: []))
             }
         }
         let loader = ManifestLoader()
-        let options = ValidationOptions(contexts: contexts, eachContext: allContexts || contexts.isEmpty, factoryKeys: keys)
+        let options = ValidationOptions(contexts: contexts, eachContext: allContexts || contexts.isEmpty, factoryKeys: keys,
+                                        argumentSchemas: schemas)
         let validate = { (path: String) in loader.validate(path, options: options) }
         let roots = rootsOnly ? ManifestRoots.roots(among: paths, validate: validate) : nil
         if reports.isEmpty {

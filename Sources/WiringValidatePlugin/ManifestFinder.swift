@@ -32,8 +32,21 @@ enum ManifestFinder {
     /// The manifests `wiring-plugin.json` lists, relative to it; the tool reports a file it
     /// cannot read.
     static func listed(in config: URL) -> [URL] {
-        struct Listed: Decodable { var manifests: [String]? }
-        guard let data = try? Data(contentsOf: config), let listed = try? JSONDecoder().decode(Listed.self, from: data) else { return [] }
-        return (listed.manifests ?? []).map { URL(fileURLWithPath: $0, relativeTo: config.deletingLastPathComponent()).standardizedFileURL }
+        (read(config)?.manifests ?? []).map { URL(fileURLWithPath: $0, relativeTo: config.deletingLastPathComponent()).standardizedFileURL }
+    }
+
+    /// The factory catalog `wiring-plugin.json` names, relative to it, if it names one.
+    static func catalog(in config: URL) -> URL? {
+        read(config)?.catalog.map { URL(fileURLWithPath: $0, relativeTo: config.deletingLastPathComponent()).standardizedFileURL }
+    }
+
+    private struct Listed: Decodable {
+        var manifests: [String]?
+        var catalog: String?
+    }
+
+    private static func read(_ config: URL) -> Listed? {
+        guard let data = try? Data(contentsOf: config) else { return nil }
+        return try? JSONDecoder().decode(Listed.self, from: data)
     }
 }

@@ -27,6 +27,10 @@ struct WiringValidate: BuildToolPlugin {
             manifests += listed
             let folders = Set(listed.map { $0.deletingLastPathComponent().path }).sorted()
             inputs += folders.flatMap { ManifestFinder.manifests(under: URL(fileURLWithPath: $0)) }
+            // A new catalog (the app's `catalog` command) checks the arguments again.
+            if let catalog = ManifestFinder.catalog(in: config), FileManager.default.fileExists(atPath: catalog.path) {
+                inputs.append(catalog)
+            }
         }
         let swiftSources = ([target] + target.recursiveTargetDependencies.compactMap { $0 as? SourceModuleTarget })
             .flatMap { $0.sourceFiles(withSuffix: "swift").map(\.url) }

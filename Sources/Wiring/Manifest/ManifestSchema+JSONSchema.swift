@@ -28,8 +28,9 @@ package indirect enum JSONSchemaValue: Sendable {
 
 extension ManifestSchema {
     /// The JSON Schema (draft 2020-12) of manifests, or of overlay files, generated from the same
-    /// tables the loader checks keys against, as pretty-printed JSON with sorted keys.
-    package static func jsonSchema(overlay: Bool = false) -> Data {
+    /// tables the loader checks keys against, as pretty-printed JSON with sorted keys; with
+    /// `arguments` (a catalog's), each service's `args` typed by its factory.
+    package static func jsonSchema(overlay: Bool = false, arguments: [String: ArgumentSchema] = [:]) -> Data {
         func object(_ fields: [Field], required: [String] = [], extensions: Bool = false, nullable: Bool = true) -> [String: Any] {
             var properties: [String: Any] = [:]
             for field in fields {
@@ -77,6 +78,7 @@ extension ManifestSchema {
         root["$id"] = overlay ? "https://wiring.dev/schema/wiring-overlay.schema.json" : "https://wiring.dev/schema/wiring.schema.json"
         root["title"] = overlay ? "Wiring overlay file (one context, beside its manifest)" : "Wiring manifest"
         root["$defs"] = definitions
+        typeArguments(&root, by: arguments, overlay: overlay)
         let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return data + Data("\n".utf8)
     }

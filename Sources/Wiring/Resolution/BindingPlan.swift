@@ -91,11 +91,14 @@ private struct ServiceBinder {
     var bound: BoundServices
     private let targets: TargetBuffer
     private var values: ValueResolver
+    /// What typed factories' arguments are checked and decoded with.
+    private let typedArguments: ArgumentFill
 
     init(plan: BindingPlan, targets: TargetBuffer) {
         self.plan = plan
         self.targets = targets
         values = plan.values
+        typedArguments = ArgumentFill(plan.values)
         bound = BoundServices(usedFactories: Array(repeating: false, count: plan.factoryKeys.count))
     }
 
@@ -136,17 +139,21 @@ private struct ServiceBinder {
                 complete = false
                 continue
             }
+            let decoded = decodedArguments(decorator.args, of: decorator.key, at: decorator.location,
+                                           factoryKey: decorator.factoryKey, factory: made)
             steps.append(DecoratorStep(key: decorator.key, location: decorator.location,
-                                       factoryKey: decorator.factoryKey, factory: made, lazyArgs: args))
+                                       factoryKey: decorator.factoryKey, factory: made, lazyArgs: args, decodedArguments: decoded))
         }
         let make = service.hasFactory ? factory(service.factoryKey, of: service) : .seededOnly(at: service.location)
         let args = arguments(service.args, at: service.location)
         let scope = plan.manifest.effectiveScope(of: service)
         var base: Registration?
         if complete, let make {
+            let decoded = decodedArguments(service.args, of: service.key, at: service.location,
+                                           factoryKey: service.factoryKey, factory: make)
             let registration = Registration(
                 key: service.key, name: nil, location: service.location, factoryKey: service.factoryKey,
-                factory: make, args: LazyArguments(args, values: plan.argumentValues), scope: scope,
+                factory: make, args: LazyArguments(args, values: plan.argumentValues), decodedArguments: decoded, scope: scope,
                 keeping: keeping(scope, timeToLive: service.timeToLive?.value), decorators: steps, lifecycle: service.lifecycle,
                 tags: service.tags)
             checkHooks(registration)
@@ -163,9 +170,12 @@ private struct ServiceBinder {
             guard base != nil, let variantMake else { continue }
             let variantScope = variant.scope?.value ?? scope
             let timeToLive = variant.timeToLive?.value ?? (variant.scope == nil ? service.timeToLive?.value : nil)
+            let decoded = decodedArguments(variant.args.map { args.overlaid(by: $0) } ?? service.args, of: "\(service.key)[\(variant.name)]",
+                                           at: variant.location, factoryKey: factoryKey, factory: variantMake)
             let registration = Registration(
                 key: service.key, name: variant.name, location: variant.location, factoryKey: factoryKey,
                 factory: variantMake, args: LazyArguments(args, overriddenBy: variant.args, values: plan.argumentValues),
+                decodedArguments: decoded,
                 scope: variantScope, keeping: keeping(variantScope, timeToLive: timeToLive), decorators: steps,
                 lifecycle: variant.lifecycle.over(service.lifecycle), tags: variant.tags)
             checkHooks(registration)
@@ -188,6 +198,17 @@ private struct ServiceBinder {
     private mutating func arguments(_ map: ManifestMap?, at location: SourceLocation) -> ManifestMap {
         values.check(map)
         return map ?? ManifestMap([], at: location)
+    }
+
+    /// For a typed factory: its arguments checked against its schema, every problem reported,
+    /// and decoded once when they hold no reference (those decode at each build).
+    private mutating func decodedArguments(
+        _ args: ManifestMap?, of owner: String, at location: SourceLocation, factoryKey: String, factory: FactoryRegistry.Entry
+    ) -> DecodedArguments? {
+        guard let typed = factory.arguments else { return nil }
+        let (decoded, diagnostics) = typedArguments.decode(args, of: owner, at: location, factoryKey: factoryKey, as: typed)
+        bound.diagnostics += diagnostics
+        return decoded
     }
 
     // MARK: - Factories and scopes

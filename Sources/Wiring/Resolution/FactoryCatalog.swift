@@ -4,8 +4,9 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-/// The factory keys an app registers, as JSON, so `wiring validate --catalog` can check a
-/// manifest's factory keys without the app's code.
+/// The factory keys an app registers and what each typed factory reads, as JSON, so that
+/// `wiring validate --catalog` can check a manifest's factory keys and arguments without the
+/// app's code, and `wiring schema --catalog` can type each service's `args` for editors.
 ///
 /// An app writes it with its embedded `catalog` command (or ``FactoryCatalog/init(registry:)``
 /// and ``jsonData()``); CI checks manifests against it:
@@ -15,27 +16,46 @@ public import Foundation
 /// wiring validate config/services.yaml --catalog factories.json
 /// ```
 ///
-/// The format: `{"wiring-catalog": 1, "factories": ["console-logger", "file-note-store"]}`.
+/// The format: `{"wiring-catalog": 2, "factories": ["console-logger", "pool"], "arguments":
+/// {"pool": {"type": "object", "swiftType": "PoolArgs", "fields": [...]}}}`, each factory
+/// registered with `args:` under `arguments` (see ``ArgumentSchema``). Version 1 catalogs
+/// (keys only) still read.
 public struct FactoryCatalog: Sendable, Codable, Equatable {
-    /// The format version; 1 is the only one.
+    /// The format version: 2 is written; 1 and 2 are read.
     public var version: Int
     /// The registered factory keys, sorted.
     public var factories: [String]
+    /// What each factory registered with `args:` reads, by key.
+    public var arguments: [String: ArgumentSchema]
 
     private enum CodingKeys: String, CodingKey {
         case version = "wiring-catalog"
         case factories
+        case arguments
     }
 
-    /// A catalog of the keys `registry` holds.
+    /// The catalog format versions this version of Wiring reads.
+    static let readableVersions = 1...2
+
+    /// A catalog of the keys `registry` holds and of its typed factories' arguments, derived
+    /// without running any factory.
     public init(registry: FactoryRegistry) {
-        self.init(factories: registry.keys)
+        self.init(factories: registry.keys, arguments: registry.argumentSchemas)
     }
 
-    /// A catalog of the given keys.
-    public init(factories: [String]) {
-        version = 1
+    /// A catalog of the given keys and argument schemas.
+    public init(factories: [String], arguments: [String: ArgumentSchema] = [:]) {
+        version = 2
         self.factories = factories.sorted()
+        self.arguments = arguments
+    }
+
+    /// Reads a catalog; `arguments` is empty in a version 1 catalog.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        factories = try container.decode([String].self, forKey: .factories)
+        arguments = try container.decodeIfPresent([String: ArgumentSchema].self, forKey: .arguments) ?? [:]
     }
 
     /// The largest catalog file read, in bytes.
@@ -53,10 +73,10 @@ public struct FactoryCatalog: Sendable, Codable, Equatable {
         do {
             self = try JSONDecoder().decode(FactoryCatalog.self, from: data)
         } catch {
-            throw ManifestError("'\(path)' is not a factory catalog (expected {\"wiring-catalog\": 1, \"factories\": [...]})", at: nil)
+            throw ManifestError("'\(path)' is not a factory catalog (expected {\"wiring-catalog\": 2, \"factories\": [...]})", at: nil)
         }
-        guard version == 1 else {
-            throw ManifestError("catalog '\(path)' has format version \(version); this version of Wiring reads 1", at: nil)
+        guard Self.readableVersions.contains(version) else {
+            throw ManifestError("catalog '\(path)' has format version \(version); this version of Wiring reads 1 and 2", at: nil)
         }
     }
 

@@ -30,7 +30,11 @@ extension FactoryContext {
     /// `arg(_:as:)` for what its fast path does not take: lists, tags, errors.
     @usableFromInline
     func referencedArgument<T>(_ key: String, as type: T.Type) throws(ResolutionError) -> T {
-        let value = try referenceArgument(key)
+        try referencedInstance(of: try referenceArgument(key), key: key, as: type)
+    }
+
+    /// The service (or list of services) `value`, the argument at `key`, refers to, resolved now.
+    func referencedInstance<T>(of value: ManifestValue, key: String, as type: T.Type) throws(ResolutionError) -> T {
         switch try references(in: value, key: key) {
         case .one(let reference):
             return try typed(try resolve(key: reference.service, name: reference.name), as: type, key: key, reference: reference)
@@ -129,7 +133,7 @@ extension FactoryContext {
         }
     }
 
-    private enum References {
+    enum References {
         case one(ServiceReference)
         case many([ServiceReference])
     }
@@ -140,7 +144,7 @@ extension FactoryContext {
     }
 
     /// The references a value makes: one, a list of them, or a tag's services in manifest order.
-    private func references(in value: ManifestValue, key: String) throws(ResolutionError) -> References {
+    func references(in value: ManifestValue, key: String) throws(ResolutionError) -> References {
         switch value.kind {
         case .service(let reference):
             return .one(reference)
@@ -162,14 +166,14 @@ extension FactoryContext {
         }
     }
 
-    private func typed<T>(_ instance: Any, as type: T.Type, key: String, reference: ServiceReference) throws(ResolutionError) -> T {
+    func typed<T>(_ instance: Any, as type: T.Type, key: String, reference: ServiceReference) throws(ResolutionError) -> T {
         var instance = instance
         if let typed = Container.cast(&instance, to: T.self) { return typed }
         throw error(.typeMismatch(produced: "\(Swift.type(of: instance))", expected: "\(T.self)"),
                     "argument '\(key)' of service \(serviceKey) refers to \(reference) (\(reference.location)), which produced \(Swift.type(of: instance)), not a \(T.self)")
     }
 
-    private func typedList<T>(_ instances: [Any], as type: T.Type, key: String, value: ManifestValue) throws(ResolutionError) -> T {
+    func typedList<T>(_ instances: [Any], as type: T.Type, key: String, value: ManifestValue) throws(ResolutionError) -> T {
         if let list = T.self as? any InstanceList.Type {
             if let typed = list.make(from: instances) as? T { return typed }
             if let index = list.firstMismatch(in: instances) {

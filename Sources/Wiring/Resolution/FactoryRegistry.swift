@@ -35,6 +35,8 @@ public final class FactoryRegistry: Sendable {
         package let location: SourceLocation
         /// Whether the factory's type is a class: its instances are references.
         package var buildsObject = false
+        /// What a factory registered with `args:` reads; `nil` for one that reads `r.arg`.
+        package var arguments: TypedArguments?
 
         /// Whether calling the factory may suspend.
         package var isAsync: Bool { makeAsync != nil }
@@ -120,15 +122,16 @@ public final class FactoryRegistry: Sendable {
 
     /// Registers `make`, which already returns its `T` as `Any`: one closure between the
     /// container and the factory, not two.
-    private func registerAsync<T>(
+    func registerAsync<T>(
         _ key: String, overriding: Bool, at location: SourceLocation,
-        _ make: @escaping @Sendable (FactoryContext) async throws -> Any
+        arguments: TypedArguments? = nil, _ make: @escaping @Sendable (FactoryContext) async throws -> Any
     ) -> FactoryRegistration<T> {
         register(key, overriding: overriding, Entry(
-            make: { context in throw context.awaitRequired() }, makeAsync: make, shutdown: nil, location: location))
+            make: { context in throw context.awaitRequired() }, makeAsync: make, shutdown: nil, location: location,
+            arguments: arguments))
     }
 
-    private func register<T>(_ key: String, overriding: Bool, _ entry: Entry) -> FactoryRegistration<T> {
+    func register<T>(_ key: String, overriding: Bool, _ entry: Entry) -> FactoryRegistration<T> {
         var entry = entry
         entry.buildsObject = T.self is AnyObject.Type
         state.withLock { state in

@@ -37,11 +37,7 @@ struct LazyArguments: ~Copyable, Sendable {
     var map: ManifestMap {
         if let filled = filled.load() { return filled.map }
         var map = values.fill(base)
-        if let overrides {
-            let filledOverrides = values.fill(overrides.map)
-            map = ManifestMap(map.entries.filter { filledOverrides[$0.key] == nil } + filledOverrides.entries,
-                              at: overrides.map.location)
-        }
+        if let overrides { map = map.overlaid(by: values.fill(overrides.map)) }
         return filled.storeIfNil(Filled(map)).map
     }
 }

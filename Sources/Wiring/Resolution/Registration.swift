@@ -46,14 +46,17 @@ final class DecoratorStep: Sendable {
     let factoryKey: String
     let factory: FactoryRegistry.Entry
     private let lazyArgs: LazyArguments
+    /// Its typed factory's arguments, decoded when the container was built.
+    let decodedArguments: DecodedArguments?
 
     init(key: String, location: SourceLocation, factoryKey: String,
-         factory: FactoryRegistry.Entry, lazyArgs: consuming LazyArguments) {
+         factory: FactoryRegistry.Entry, lazyArgs: consuming LazyArguments, decodedArguments: DecodedArguments?) {
         self.key = key
         self.location = location
         self.factoryKey = factoryKey
         self.factory = factory
         self.lazyArgs = lazyArgs
+        self.decodedArguments = decodedArguments
     }
 
     var make: @Sendable (FactoryContext) throws -> Any { factory.make }
@@ -110,10 +113,14 @@ final class Registration: Sendable {
     let scope: Scope
     /// `eager: true`: `start()` builds it.
     let isEager: Bool
+    /// Its typed factory's arguments, decoded when the container was built; `nil` for a factory
+    /// that reads `r.arg`, and for arguments that hold a `@Reference` (decoded at each build).
+    let decodedArguments: DecodedArguments?
 
     init(key: String, name: String?, location: SourceLocation, factoryKey: String,
-         factory: FactoryRegistry.Entry, args: consuming LazyArguments,
+         factory: FactoryRegistry.Entry, args: consuming LazyArguments, decodedArguments: DecodedArguments?,
          scope: Scope, keeping: Keeping, decorators: [DecoratorStep], lifecycle: Lifecycle, tags: [Located<String>]? = nil) {
+        self.decodedArguments = decodedArguments
         self.key = key
         self.name = name
         self.location = location

@@ -71,7 +71,10 @@ package struct ValueResolver: Sendable {
     private mutating func check(_ value: ManifestValue) {
         guard value.mayHold(environmentOnly: !hasCompositeParameters) else { return }
         switch value.kind {
-        case .template(let template): _ = fill(template, of: value, building: false)
+        case .template(let template):
+            // A whole `$(name)` takes its parameter's value with its kind, a list or mapping too.
+            if template.parts.count == 1, case .parameter = template.parts[0] { return }
+            _ = fill(template, of: value, building: false)
         case .list(let values): values.forEach { check($0) }
         case .map(let map): check(map)
         default: break

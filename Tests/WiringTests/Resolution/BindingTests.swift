@@ -61,6 +61,20 @@ struct BindingTests {
         #expect(try container.resolve(key: "Store", name: "replica") as? [String] == ["postgres://replica.db.example.com", "8", "costs $5"])
     }
 
+    @Test func aWholeListParameterIsAnArgumentWithItsKind() throws {
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            parameters:
+              hosts: [a, b]
+            services:
+              Hosts: { factory: hosts, args: { hosts: $(hosts) } }
+            """, name: "hosts.yaml")
+        let registry = FactoryRegistry()
+        registry.factory("hosts") { r in try r.arg("hosts", as: [String].self) }
+        let container = try Container(manifest: path, registry: registry, contexts: .none, options: .init(environment: [:]))
+        #expect(try container.resolve(key: "Hosts") as? [String] == ["a", "b"])
+    }
+
     @Test func unusedFactoriesAreInformation() throws {
         let registry = Fixture.registry()
         registry.factory("spare") { _ in Clock() }

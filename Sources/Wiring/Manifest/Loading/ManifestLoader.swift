@@ -43,7 +43,7 @@ public struct ManifestLoader: Sendable {
     public func load(_ path: String) throws(ManifestError) -> Manifest {
         // Contexts are checked when they are applied (a container applies its own), so loading
         // does not check each one the way `validate` does.
-        let result = check(path, eachContext: false)
+        let result = finishCheck(read(path), eachContext: false)
         guard let manifest = result.manifest else { throw ManifestError(result.diagnostics) }
         return manifest
     }
@@ -63,17 +63,12 @@ public struct ManifestLoader: Sendable {
     /// Loads and checks the manifest at `path` as `options` say: with contexts applied, with
     /// every context checked alone, against the factory keys an app registers.
     public func validate(_ path: String, options: ValidationOptions) -> ManifestValidation {
-        check(path, eachContext: options.eachContext, applying: options.contexts, factoryKeys: options.factoryKeys)
-    }
-
-    private func check(
-        _ path: String, eachContext: Bool, applying contexts: [String] = [], factoryKeys: Set<String>? = nil
-    ) -> ManifestValidation {
-        finishCheck(read(path), eachContext: eachContext, applying: contexts, factoryKeys: factoryKeys)
+        finishCheck(read(path), eachContext: options.eachContext, applying: options.contexts, factoryKeys: options.factoryKeys,
+                    argumentSchemas: options.argumentSchemas)
     }
 
     /// What reading and assembling the files produced, before the checks that span the
-    /// manifest: ``finishCheck(_:eachContext:applying:factoryKeys:)`` makes those.
+    /// manifest: ``finishCheck(_:eachContext:applying:factoryKeys:argumentSchemas:)`` makes those.
     struct ReadManifest: Sendable {
         /// The manifest as assembled, not yet validated.
         let manifest: Manifest
@@ -98,7 +93,8 @@ public struct ManifestLoader: Sendable {
 
     /// The checks of a read manifest, and its diagnostics in order, each with its source line.
     func finishCheck(
-        _ read: ReadManifest, eachContext: Bool, applying contexts: [String] = [], factoryKeys: Set<String>? = nil
+        _ read: ReadManifest, eachContext: Bool, applying contexts: [String] = [], factoryKeys: Set<String>? = nil,
+        argumentSchemas: [String: ArgumentSchema] = [:]
     ) -> ManifestValidation {
         let manifest = read.manifest
         var diagnostics = read.diagnostics
@@ -111,13 +107,18 @@ public struct ManifestLoader: Sendable {
             diagnostics += manifest.factoryKeyDiagnostics(registered: factoryKeys)
         }
         if !diagnostics.containsErrors {
+            diagnostics += manifest.argumentDiagnostics(schemas: argumentSchemas, environment: environment)
+        }
+        if !diagnostics.containsErrors {
             // Warnings a context brings into the declared graph (a captive dependency through a
             // reference it adds) are reported with it; those of the manifest as written, once.
             let seen = Set(diagnostics.map { "\($0.location.map(String.init(describing:)) ?? ""): \($0.message)" })
             func check(_ names: [String]) {
                 do {
                     let applied = try manifest.applying(contexts: names)
-                    for var warning in ReferenceChecks(manifest: applied).diagnostics() where warning.severity == .warning {
+                    let found = ReferenceChecks(manifest: applied).diagnostics().filter { $0.severity == .warning }
+                        + applied.argumentDiagnostics(schemas: argumentSchemas, environment: environment)
+                    for var warning in found {
                         guard !seen.contains("\(warning.location.map(String.init(describing:)) ?? ""): \(warning.message)") else { continue }
                         warning.context = names.joined(separator: ",")
                         warning.notes.append(Diagnostic.Note("with context\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) applied"))
@@ -164,11 +165,18 @@ public struct ValidationOptions: Sendable {
     /// factory key the manifest names is checked against them, with a did-you-mean.
     public var factoryKeys: Set<String>?
 
-    /// Creates options; by default every context is checked alone and factory keys are not.
-    public init(contexts: [String] = [], eachContext: Bool = true, factoryKeys: Set<String>? = nil) {
+    /// What typed factories read (from an app's registry or a ``FactoryCatalog``), by factory
+    /// key: every service's `args` are checked against their factory's, at their positions.
+    public var argumentSchemas: [String: ArgumentSchema]
+
+    /// Creates options; by default every context is checked alone, and factory keys and
+    /// arguments are not.
+    public init(contexts: [String] = [], eachContext: Bool = true, factoryKeys: Set<String>? = nil,
+                argumentSchemas: [String: ArgumentSchema] = [:]) {
         self.contexts = contexts
         self.eachContext = eachContext
         self.factoryKeys = factoryKeys
+        self.argumentSchemas = argumentSchemas
     }
 }
 

@@ -1,7 +1,7 @@
 /// A type that can be read from a ``ManifestValue``, with an error that points at the value
 /// when its kind is wrong.
 ///
-/// `String`, `Int`, `Double`, `Bool`, `Duration`, arrays, string-keyed dictionaries, optionals
+/// `String`, `Int`, `Double`, `Bool`, `Duration`, `URL`, arrays, string-keyed dictionaries, optionals
 /// and ``ManifestValue`` itself conform. Conform your own types to read them from `args`:
 ///
 /// ```swift

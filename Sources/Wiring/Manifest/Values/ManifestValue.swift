@@ -256,6 +256,12 @@ public struct ManifestMap: Sendable {
         }
     }
 
+    /// This mapping with `overrides` laid over it key by key, as a named variant's `args` are
+    /// laid over its service's; located at `overrides`.
+    package func overlaid(by overrides: ManifestMap) -> ManifestMap {
+        ManifestMap(entries.filter { overrides[$0.key] == nil } + overrides.entries, at: overrides.location)
+    }
+
     /// The value for `key`, if present.
     public subscript(key: String) -> ManifestValue? {
         switch source {

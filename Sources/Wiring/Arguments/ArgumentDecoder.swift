@@ -1,0 +1,291 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Decodes a typed factory's arguments from its service's `args`, references filled in, by the
+/// manifest's rules: the YAML 1.2 core schema, `${VAR}` and `$(param)` text read as the number,
+/// boolean, duration or URL a field asks for, ``ManifestDecodable`` types read their own way.
+///
+/// It stops at the first problem, thrown as an ``ArgumentFailure`` at its position: building a
+/// container runs ``ArgumentChecker`` first, which finds every problem the schema can tell, so
+/// that what is left here is what only the type's own `init(from:)` knows.
+final class ArgumentDecoder: Decoder {
+    let value: ManifestValue
+    /// The path to `value` from the arguments: `tls.cert`, `hosts[1]`; empty at the top.
+    let path: String
+    let codingPath: [any CodingKey]
+    let references: (any ReferenceSource)?
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(value: ManifestValue, path: String, codingPath: [any CodingKey], references: (any ReferenceSource)?) {
+        self.value = value
+        self.path = path
+        self.codingPath = codingPath
+        self.references = references
+    }
+
+    /// `type` decoded from `map`, with `references` resolving `@Reference` fields (none: a
+    /// reference is an error).
+    static func decode<T: Decodable>(_ type: T.Type, from map: ManifestMap, references: (any ReferenceSource)?) throws -> T {
+        let decoder = ArgumentDecoder(value: ManifestValue(.map(map), at: map.location), path: "", codingPath: [], references: references)
+        do {
+            return try decoder.decode(type)
+        } catch let error as DecodingError {
+            // Thrown by the type's own `init(from:)`: placed at the value its path names.
+            throw ArgumentFailure(error.message, at: decoder.locate(error.codingPath), path: error.codingPath.spelled)
+        }
+    }
+
+    /// `type` read from this decoder's value.
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        switch value.kind {
+        case .service, .tagged:
+            guard T.self is any ReferenceField.Type else {
+                throw ArgumentFailure("is a service reference, but the field is \(ArgumentSchema(type).summary); declare it @Reference", at: value.location, path: path)
+            }
+        default: break
+        }
+        if let readable = T.self as? any ManifestDecodable.Type {
+            func open<M: ManifestDecodable>(_: M.Type) throws -> Any {
+                do {
+                    return try M(manifestValue: value)
+                } catch {
+                    throw ArgumentFailure(error.diagnostics.first?.message ?? "cannot be read", at: value.location, path: path)
+                }
+            }
+            return try open(readable) as! T
+        }
+        if let integer = T.self as? any FixedWidthInteger.Type {
+            func open<I: FixedWidthInteger>(_: I.Type) throws -> Any {
+                let number = try decode(Int.self)
+                guard let exact = I(exactly: number) else {
+                    throw ArgumentFailure("\(number) is out of range for \(I.self) (\(I.min)...\(I.max))", at: value.location, path: path)
+                }
+                return exact
+            }
+            return try open(integer) as! T
+        }
+        if let number = T.self as? any BinaryFloatingPoint.Type {
+            func open<F: BinaryFloatingPoint>(_: F.Type) throws -> Any { F(try decode(Double.self)) }
+            return try open(number) as! T
+        }
+        return try T(from: self)
+    }
+
+    /// The service (or services) this decoder's value refers to, as a `T`.
+    func resolveReference<T>(as type: T.Type) throws -> T {
+        guard let references else {
+            throw ArgumentFailure("is a service reference; it is resolved when the factory runs", at: value.location, path: path)
+        }
+        switch value.kind {
+        case .service, .tagged, .list: return try references.instance(for: value, path: path, as: type)
+        default:
+            throw ArgumentFailure("expected a service reference (!service Key), found \(value.kindDescription)", at: value.location, path: path)
+        }
+    }
+
+    /// A decoder for `child`, under `key` (a mapping's) or at `index` (a list's).
+    func child(_ child: ManifestValue, key: any CodingKey) -> ArgumentDecoder {
+        let step = key.intValue.map { "[\($0)]" } ?? (path.isEmpty ? key.stringValue : ".\(key.stringValue)")
+        return ArgumentDecoder(value: child, path: path + step, codingPath: codingPath + [key], references: references)
+    }
+
+    /// Where the value at `codingPath` (from the top) was written; the nearest value found.
+    func locate(_ codingPath: [any CodingKey]) -> SourceLocation {
+        var current = value
+        for key in codingPath {
+            switch current.kind {
+            case .map(let map):
+                guard let next = map[key.stringValue] else { return map.location }
+                current = next
+            case .list(let values):
+                guard let index = key.intValue, values.indices.contains(index) else { return current.location }
+                current = values[index]
+            default:
+                return current.location
+            }
+        }
+        return current.location
+    }
+
+    func mismatch(_ expected: String) -> ArgumentFailure {
+        ArgumentFailure("expected \(expected), found \(value.kindDescription)", at: value.location, path: path)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .map(let map) = value.kind else { throw mismatch("a mapping") }
+        return KeyedDecodingContainer(ArgumentKeyedContainer<Key>(decoder: self, map: map))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .list(let values) = value.kind else { throw mismatch("a list") }
+        return ArgumentUnkeyedContainer(decoder: self, values: values)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        ArgumentSingleValueContainer(decoder: self)
+    }
+}
+
+/// Resolves the services `@Reference` fields name, for the factory being built.
+protocol ReferenceSource {
+    /// The service (or services) `value` refers to, at `path` in the arguments, as a `T`.
+    func instance<T>(for value: ManifestValue, path: String, as type: T.Type) throws -> T
+}
+
+/// A problem decoding arguments, at its position.
+struct ArgumentFailure: Error {
+    let message: String
+    let location: SourceLocation
+    /// Where in the arguments: `size`, `tls.cert`; empty for the arguments as a whole.
+    let path: String
+
+    init(_ message: String, at location: SourceLocation, path: String) {
+        self.message = message
+        self.location = location
+        self.path = path
+    }
+}
+
+extension DecodingError {
+    /// What the error says, without the coding path (the position says where).
+    var message: String {
+        switch self {
+        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return context.debugDescription
+        case .keyNotFound(let key, _):
+            return "missing argument '\(key.stringValue)'"
+        @unknown default:
+            return "\(self)"
+        }
+    }
+
+    var codingPath: [any CodingKey] {
+        switch self {
+        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
+             .keyNotFound(_, let context):
+            return context.codingPath
+        @unknown default:
+            return []
+        }
+    }
+}
+
+extension [any CodingKey] {
+    /// `tls.cert`, `hosts[1]`.
+    var spelled: String {
+        var text = ""
+        for key in self {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return text
+    }
+}
+
+private struct ArgumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: ArgumentDecoder
+    let map: ManifestMap
+    var codingPath: [any CodingKey] { decoder.codingPath }
+
+    var allKeys: [Key] { map.keys.compactMap { Key(stringValue: $0) } }
+
+    func contains(_ key: Key) -> Bool { map[key.stringValue] != nil }
+
+    private func child(_ key: Key) throws -> ArgumentDecoder {
+        guard let value = map[key.stringValue] else {
+            let at = decoder.path.isEmpty ? "" : " in '\(decoder.path)'"
+            throw ArgumentFailure("missing argument '\(key.stringValue)'\(at)", at: map.location, path: decoder.path)
+        }
+        return decoder.child(value, key: key)
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        guard let value = map[key.stringValue] else { return true }
+        if case .null = value.kind { return true }
+        return false
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try child(key).decode(type)
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard try !decodeNil(forKey: key) else { return nil }
+        return try child(key).decode(type)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        try child(key).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try child(key).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder { decoder }
+    func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
+}
+
+private struct ArgumentUnkeyedContainer: UnkeyedDecodingContainer {
+    let decoder: ArgumentDecoder
+    let values: [ManifestValue]
+    var currentIndex = 0
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var count: Int? { values.count }
+    var isAtEnd: Bool { currentIndex >= values.count }
+
+    init(decoder: ArgumentDecoder, values: [ManifestValue]) {
+        self.decoder = decoder
+        self.values = values
+    }
+
+    private mutating func next() throws -> ArgumentDecoder {
+        guard !isAtEnd else {
+            throw ArgumentFailure("expected another element in the list", at: decoder.value.location, path: decoder.path)
+        }
+        defer { currentIndex += 1 }
+        return decoder.child(values[currentIndex], key: IndexKey(currentIndex))
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd, case .null = values[currentIndex].kind else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decode(type) }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        try next().container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
+    mutating func superDecoder() throws -> any Decoder { try next() }
+}
+
+private struct ArgumentSingleValueContainer: SingleValueDecodingContainer {
+    let decoder: ArgumentDecoder
+    var codingPath: [any CodingKey] { decoder.codingPath }
+
+    func decodeNil() -> Bool {
+        if case .null = decoder.value.kind { return true }
+        return false
+    }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decode(type) }
+}
+
+/// A list element's coding key.
+private struct IndexKey: CodingKey {
+    let intValue: Int?
+    var stringValue: String { String(intValue ?? 0) }
+    init(_ index: Int) { intValue = index }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { self.intValue = intValue }
+}

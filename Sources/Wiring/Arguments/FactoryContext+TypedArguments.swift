@@ -1,0 +1,95 @@
+/// Handing a typed factory its arguments: decoded when the container was built, or, when they
+/// hold `@Reference` fields, decoded at each build with the services resolved then.
+extension FactoryContext: ReferenceSource {
+    /// The arguments of the factory running, as `A`.
+    func typedArguments<A: Decodable & Sendable>(_ type: A.Type) throws(ResolutionError) -> A {
+        if let stored = decodedArguments(A.self) { return stored }
+        return try decodeArguments(A.self, references: self)
+    }
+
+    /// The arguments of the async factory running, as `A`, its references awaited first.
+    func typedArgumentsAwaitingReferences<A: Decodable & Sendable>(_ type: A.Type) async throws -> A {
+        if let stored = decodedArguments(A.self) { return stored }
+        var awaited = AwaitedReferences(context: self)
+        try await awaited.resolve(in: args)
+        return try decodeArguments(A.self, references: awaited)
+    }
+
+    /// What the container decoded for the factory running, when its arguments hold no reference.
+    private func decodedArguments<A>(_ type: A.Type) -> A? {
+        guard let stored = decorator < 0 ? registration.decodedArguments : registration.decorators[decorator].decodedArguments else {
+            return nil
+        }
+        var value = stored.value
+        return Container.cast(&value, to: A.self)
+    }
+
+    private func decodeArguments<A: Decodable & Sendable>(_ type: A.Type, references: any ReferenceSource) throws(ResolutionError) -> A {
+        do {
+            return try ArgumentDecoder.decode(A.self, from: args, references: references)
+        } catch let error as ResolutionError {
+            throw error
+        } catch let failure as ArgumentFailure {
+            let argument = failure.path.isEmpty ? "arguments" : "argument '\(failure.path)'"
+            throw self.error(.staticArgument(ManifestError(failure.message, at: failure.location)),
+                             "\(failure.location): \(argument) of service \(serviceKey): \(failure.message)")
+        } catch {
+            throw self.error(.staticArgument(ManifestError("\(error)", at: args.location)),
+                             "\(args.location): arguments of service \(serviceKey): \(error)")
+        }
+    }
+
+    /// The service (or services) `value` refers to, resolved now, within this resolution.
+    func instance<T>(for value: ManifestValue, path: String, as type: T.Type) throws -> T {
+        try referencedInstance(of: value, key: path, as: type)
+    }
+}
+
+/// The services a typed async factory's arguments refer to, awaited before its arguments are
+/// decoded (decoding is synchronous), by where each reference is written.
+private struct AwaitedReferences: ReferenceSource {
+    let context: FactoryContext
+    private var instances: [SourceLocation: Any] = [:]
+    private var lists: [SourceLocation: [Any]] = [:]
+
+    init(context: FactoryContext) { self.context = context }
+
+    /// Awaits every service a value under `map` refers to.
+    mutating func resolve(in map: ManifestMap) async throws {
+        guard map.mayHoldServiceReferences else { return }
+        for entry in map.entries { try await resolve(entry.value, path: entry.key) }
+    }
+
+    private mutating func resolve(_ value: ManifestValue, path: String) async throws {
+        switch value.kind {
+        case .service(let reference):
+            instances[value.location] = try await context.resolve(key: reference.service, name: reference.name)
+        case .tagged:
+            guard case .many(let references) = try context.references(in: value, key: path) else { return }
+            var resolved: [Any] = []
+            for reference in references { resolved.append(try await context.resolve(key: reference.service, name: reference.name)) }
+            lists[value.location] = resolved
+        case .list(let values):
+            for (index, element) in values.enumerated() { try await resolve(element, path: "\(path)[\(index)]") }
+        case .map(let nested):
+            for entry in nested.entries { try await resolve(entry.value, path: "\(path).\(entry.key)") }
+        default:
+            break
+        }
+    }
+
+    func instance<T>(for value: ManifestValue, path: String, as type: T.Type) throws -> T {
+        switch value.kind {
+        case .service(let reference):
+            if let instance = instances[value.location] { return try context.typed(instance, as: type, key: path, reference: reference) }
+        case .tagged:
+            if let list = lists[value.location] { return try context.typedList(list, as: type, key: path, value: value) }
+        case .list(let values):
+            let list = values.compactMap { instances[$0.location] }
+            if list.count == values.count { return try context.typedList(list, as: type, key: path, value: value) }
+        default:
+            break
+        }
+        return try context.instance(for: value, path: path, as: type)
+    }
+}

@@ -1,0 +1,61 @@
+/// A field of a typed factory's arguments that the manifest fills with a service:
+/// `!service Key`, `!service { service: Key, name: n }`, a list of them, or `!tagged tag`.
+///
+/// ```swift
+/// struct AuditArgs: Decodable, Sendable {
+///     var prefix: String
+///     @Reference var log: any LogSink                  // log: !service LogSink
+///     @Reference var checks: [any HealthCheck]         // checks: !tagged health-check
+/// }
+/// registry.factory("audited-store", args: AuditArgs.self) { r, args in
+///     AuditedStore(inner: try r.decorated(), prefix: args.prefix, log: args.log)
+/// }
+/// ```
+///
+/// The service is resolved when the factory runs, within its resolution, exactly as
+/// `r.resolve` would (same scopes, `graph` sharing, cycle detection, path in errors); an async
+/// factory awaits it. Building the container checks that the manifest writes a reference
+/// there; that the service exists, and cycles and captive dependencies, are checked as for any
+/// `!service` argument.
+@propertyWrapper
+public struct Reference<Value>: Decodable {
+    /// `nil` only in the placeholder a schema derivation makes, which no factory receives.
+    private let instance: Value?
+
+    /// The resolved service.
+    public var wrappedValue: Value { instance! }
+
+    /// A field set in code (a test that builds the arguments itself).
+    public init(wrappedValue: Value) {
+        instance = wrappedValue
+    }
+
+    private init(placeholder: Void) {
+        instance = nil
+    }
+
+    /// Resolves the service the manifest names at this field.
+    /// - Throws: A decoding error when the decoder is not a manifest's (references are not
+    ///   data), the value is not a reference, or the service cannot be resolved as a `Value`.
+    public init(from decoder: any Decoder) throws {
+        guard let decoder = decoder as? ArgumentDecoder else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: decoder.codingPath,
+                debugDescription: "a @Reference field is filled from a manifest's !service or !tagged value, not decoded from data"))
+        }
+        instance = try decoder.resolveReference(as: Value.self)
+    }
+}
+
+extension Reference: Sendable where Value: Sendable {}
+
+/// What ``SchemaProbe`` needs of a ``Reference`` without knowing its value type.
+protocol ReferenceField {
+    static var placeholder: Any { get }
+    static var referencedTypeName: String { get }
+}
+
+extension Reference: ReferenceField {
+    static var placeholder: Any { Reference(placeholder: ()) }
+    static var referencedTypeName: String { String(describing: Value.self) }
+}

@@ -1,0 +1,45 @@
+import Synchronization
+
+/// What a factory registered with `args:` reads: its arguments type, how to decode it, and
+/// its schema, derived the first time something asks (a container's build, a catalog).
+package final class TypedArguments: Sendable {
+    /// The arguments type's name, for messages.
+    package let typeName: String
+    private let decodeArguments: @Sendable (ManifestMap, (any ReferenceSource)?) throws -> DecodedArguments
+    private let deriveSchema: @Sendable () -> ArgumentSchema
+    private let derived = AtomicLazyReference<SchemaBox>()
+
+    private final class SchemaBox: Sendable {
+        let schema: ArgumentSchema
+        init(_ schema: ArgumentSchema) { self.schema = schema }
+    }
+
+    init<A: Decodable & Sendable>(_ type: A.Type) {
+        typeName = String(describing: A.self)
+        decodeArguments = { map, references in
+            DecodedArguments(try ArgumentDecoder.decode(A.self, from: map, references: references))
+        }
+        deriveSchema = { ArgumentSchema(A.self) }
+    }
+
+    /// The schema of the arguments type, derived once.
+    package var schema: ArgumentSchema {
+        if let box = derived.load() { return box.schema }
+        return derived.storeIfNil(SchemaBox(deriveSchema())).schema
+    }
+
+    /// The arguments decoded from `map` (references filled in), `@Reference` fields resolved
+    /// through `references`.
+    func decode(_ map: ManifestMap, references: (any ReferenceSource)?) throws -> DecodedArguments {
+        try decodeArguments(map, references)
+    }
+}
+
+/// A typed factory's arguments, decoded when the container was built: what each build of its
+/// service hands the factory, without reading the manifest again.
+final class DecodedArguments: @unchecked Sendable {
+    /// The arguments, of the factory's `Decodable & Sendable` type.
+    let value: Any
+
+    init<A: Sendable>(_ value: A) { self.value = value }
+}
