@@ -9,6 +9,20 @@ final class Greeter: Sendable {
     init(text: String) { self.text = text }
 }
 
+/// A typed factory's arguments, as the typed-arguments article writes them.
+struct PoolArgs: Decodable, Sendable {
+    enum Mode: String, Decodable, CaseIterable, Sendable { case fast, safe }
+    var url: String
+    var size: Int?
+    var mode: Mode
+    var timeout: Duration?
+}
+
+final class Pool: Sendable {
+    let args: PoolArgs
+    init(_ args: PoolArgs) { self.args = args }
+}
+
 enum ContextApp: WiringApp {
     static func makeRegistry() -> FactoryRegistry {
         let registry = FactoryRegistry()
@@ -19,6 +33,7 @@ enum ContextApp: WiringApp {
         registry.factory("fixed-clock") { r in r.factoryKey }
         registry.factory("banner") { r in try r.arg("text", as: String.self) }
         registry.factory("greeters") { r in try r.arg("all", as: [Greeter].self) }
+        registry.factory("pool", args: PoolArgs.self) { _, args in Pool(args) }
         registry.factory("audit") { _ -> String in
             struct AuditUnavailable: Error, CustomStringConvertible { var description: String { "audit log is read-only" } }
             throw AuditUnavailable()

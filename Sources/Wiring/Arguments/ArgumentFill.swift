@@ -33,12 +33,25 @@ final class ArgumentFill {
         return checker.diagnostics
     }
 
+    /// The problems of a named variant's arguments, less those its service reported already
+    /// (a value the variant inherits is reported once, for the service).
+    static func excludingInherited(_ problems: [Diagnostic], reported: [Diagnostic]) -> [Diagnostic] {
+        guard !reported.isEmpty else { return problems }
+        func problem(_ diagnostic: Diagnostic) -> String {
+            "\(diagnostic.location.map(String.init(describing:)) ?? "")\(diagnostic.message.drop { $0 != ":" })"
+        }
+        let seen = Set(reported.map(problem))
+        return problems.filter { !seen.contains(problem($0)) }
+    }
+
     /// `args` checked against `typed`'s schema and, when they pass and hold no reference,
-    /// decoded: what a container hands the factory at each build.
+    /// decoded: what a container hands the factory at each build. `reported`: what the service
+    /// of a named variant reported, not reported again.
     func decode(_ args: ManifestMap?, of owner: String, at location: SourceLocation, factoryKey: String,
-                as typed: TypedArguments) -> (DecodedArguments?, [Diagnostic]) {
+                as typed: TypedArguments, reported: [Diagnostic] = []) -> (DecodedArguments?, [Diagnostic]) {
         passedOver = false
-        let problems = check(args, of: owner, at: location, factoryKey: factoryKey, against: typed.schema)
+        let problems = Self.excludingInherited(check(args, of: owner, at: location, factoryKey: factoryKey, against: typed.schema),
+                                               reported: reported)
         let map = args ?? ManifestMap([], at: location)
         guard problems.isEmpty, !passedOver, !map.holdsServiceReference else { return (nil, problems) }
         do {

@@ -12,14 +12,18 @@ extension Manifest {
         let fill = ArgumentFill(values)
         var diagnostics: [Diagnostic] = []
         for service in services where service.hasFactory {
+            var reported: [Diagnostic] = []
             if let schema = schemas[service.factoryKey] {
-                diagnostics += fill.check(service.args, of: service.key, at: service.location, factoryKey: service.factoryKey, against: schema)
+                reported = fill.check(service.args, of: service.key, at: service.location, factoryKey: service.factoryKey, against: schema)
+                diagnostics += reported
             }
             for variant in service.names {
                 let factoryKey = variant.factory?.value ?? service.factoryKey
                 guard let schema = schemas[factoryKey], service.decorates == nil else { continue }
                 let args = variant.args.map { (service.args ?? ManifestMap([], at: variant.location)).overlaid(by: $0) } ?? service.args
-                diagnostics += fill.check(args, of: "\(service.key)[\(variant.name)]", at: variant.location, factoryKey: factoryKey, against: schema)
+                diagnostics += ArgumentFill.excludingInherited(
+                    fill.check(args, of: "\(service.key)[\(variant.name)]", at: variant.location, factoryKey: factoryKey, against: schema),
+                    reported: reported)
             }
         }
         return diagnostics

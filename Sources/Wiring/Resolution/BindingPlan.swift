@@ -139,8 +139,9 @@ private struct ServiceBinder {
                 complete = false
                 continue
             }
+            var decoratorProblems: [Diagnostic] = []
             let decoded = decodedArguments(decorator.args, of: decorator.key, at: decorator.location,
-                                           factoryKey: decorator.factoryKey, factory: made)
+                                           factoryKey: decorator.factoryKey, factory: made, problems: &decoratorProblems)
             steps.append(DecoratorStep(key: decorator.key, location: decorator.location,
                                        factoryKey: decorator.factoryKey, factory: made, lazyArgs: args, decodedArguments: decoded))
         }
@@ -148,9 +149,11 @@ private struct ServiceBinder {
         let args = arguments(service.args, at: service.location)
         let scope = plan.manifest.effectiveScope(of: service)
         var base: Registration?
+        /// What the service's own arguments reported: its variants do not report it again.
+        var argumentProblems: [Diagnostic] = []
         if complete, let make {
             let decoded = decodedArguments(service.args, of: service.key, at: service.location,
-                                           factoryKey: service.factoryKey, factory: make)
+                                           factoryKey: service.factoryKey, factory: make, problems: &argumentProblems)
             let registration = Registration(
                 key: service.key, name: nil, location: service.location, factoryKey: service.factoryKey,
                 factory: make, args: LazyArguments(args, values: plan.argumentValues), decodedArguments: decoded, scope: scope,
@@ -170,8 +173,9 @@ private struct ServiceBinder {
             guard base != nil, let variantMake else { continue }
             let variantScope = variant.scope?.value ?? scope
             let timeToLive = variant.timeToLive?.value ?? (variant.scope == nil ? service.timeToLive?.value : nil)
+            var inherited = argumentProblems
             let decoded = decodedArguments(variant.args.map { args.overlaid(by: $0) } ?? service.args, of: "\(service.key)[\(variant.name)]",
-                                           at: variant.location, factoryKey: factoryKey, factory: variantMake)
+                                           at: variant.location, factoryKey: factoryKey, factory: variantMake, problems: &inherited)
             let registration = Registration(
                 key: service.key, name: variant.name, location: variant.location, factoryKey: factoryKey,
                 factory: variantMake, args: LazyArguments(args, overriddenBy: variant.args, values: plan.argumentValues),
@@ -202,12 +206,18 @@ private struct ServiceBinder {
 
     /// For a typed factory: its arguments checked against its schema, every problem reported,
     /// and decoded once when they hold no reference (those decode at each build).
+    ///
+    /// `problems` holds what was reported for the service when checking a named variant's
+    /// arguments, which are not reported again; on return, what this check reported.
     private mutating func decodedArguments(
-        _ args: ManifestMap?, of owner: String, at location: SourceLocation, factoryKey: String, factory: FactoryRegistry.Entry
+        _ args: ManifestMap?, of owner: String, at location: SourceLocation, factoryKey: String, factory: FactoryRegistry.Entry,
+        problems: inout [Diagnostic]
     ) -> DecodedArguments? {
         guard let typed = factory.arguments else { return nil }
-        let (decoded, diagnostics) = typedArguments.decode(args, of: owner, at: location, factoryKey: factoryKey, as: typed)
+        let (decoded, diagnostics) = typedArguments.decode(args, of: owner, at: location, factoryKey: factoryKey, as: typed,
+                                                           reported: problems)
         bound.diagnostics += diagnostics
+        problems = diagnostics
         return decoded
     }
 

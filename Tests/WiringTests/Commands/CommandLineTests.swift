@@ -160,30 +160,14 @@ struct CommandLineTests {
         let examples = try FileManager.default.contentsOfDirectory(atPath: TestSupport.packageRoot + "/config-examples")
             .filter { $0.hasSuffix(".yaml") }.sorted().map { "config-examples/" + $0 }
         #expect(examples.count == 3)
-        let output = try python(["Tests/WiringTests/Commands/validate_with_schema.py"] + examples)
+        let output = try BinaryRunner.python(["Tests/WiringTests/Commands/validate_with_schema.py"] + examples)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.stdout == examples.map { "ok \($0)\n" }.joined())
         // And the schema does reject what the loader rejects.
         let bad = try TestSupport.temporaryFile("# yaml-language-server: $schema=\(TestSupport.packageRoot)/config-examples/wiring.schema.json\nwiring: 1\nservices:\n  A: { scop: unique }\n")
-        let rejected = try python(["Tests/WiringTests/Commands/validate_with_schema.py", bad])
+        let rejected = try BinaryRunner.python(["Tests/WiringTests/Commands/validate_with_schema.py", bad])
         #expect(rejected.status == 1)
         #expect(rejected.stdout.contains("'scop' does not match any of the regexes"))
-    }
-
-    private func python(_ arguments: [String]) throws -> BinaryRunner.Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: TestSupport.packageRoot)
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return BinaryRunner.Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                                   stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     // MARK: help
@@ -234,7 +218,7 @@ struct CommandLineTests {
         let catalog = try BinaryRunner.run("EmbeddedTool", ["catalog"])
         #expect(catalog.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(catalog.stdout.utf8)) as? [String: Any])
-        #expect(json["factories"] as? [String] == ["audit", "banner", "fixed-clock", "greeter", "greeters", "system-clock"])
+        #expect(json["factories"] as? [String] == ["audit", "banner", "fixed-clock", "greeter", "greeters", "pool", "system-clock"])
         let file = try TestSupport.temporaryFile(catalog.stdout, name: "factories.json")
         #expect(try wiring("validate", contexts, "--catalog", file).status == 0)
     }

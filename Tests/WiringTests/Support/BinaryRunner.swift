@@ -49,6 +49,12 @@ enum BinaryRunner {
                 environment: ProcessInfo.processInfo.environment, timeout: timeout)
     }
 
+    /// Runs `python3` with `arguments` in the package root, with this process's environment.
+    static func python(_ arguments: [String]) throws -> Output {
+        try run(executable: URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments, in: TestSupport.packageRoot,
+                environment: ProcessInfo.processInfo.environment, timeout: .seconds(120))
+    }
+
     /// Runs `executable` in `folder` with exactly `environment`.
     static func run(
         executable: URL, _ arguments: [String], in folder: String, environment: [String: String], timeout: Duration

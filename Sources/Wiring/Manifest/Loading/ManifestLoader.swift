@@ -107,22 +107,21 @@ public struct ManifestLoader: Sendable {
             diagnostics += manifest.factoryKeyDiagnostics(registered: factoryKeys)
         }
         if !diagnostics.containsErrors {
-            diagnostics += manifest.argumentDiagnostics(schemas: argumentSchemas, environment: environment)
-        }
-        if !diagnostics.containsErrors {
             // Warnings a context brings into the declared graph (a captive dependency through a
-            // reference it adds) are reported with it; those of the manifest as written, once.
+            // reference it adds), and problems of the arguments it sets, are reported with it;
+            // those of the manifest as written, once.
+            diagnostics += manifest.argumentDiagnostics(schemas: argumentSchemas, environment: environment)
             let seen = Set(diagnostics.map { "\($0.location.map(String.init(describing:)) ?? ""): \($0.message)" })
             func check(_ names: [String]) {
                 do {
                     let applied = try manifest.applying(contexts: names)
                     let found = ReferenceChecks(manifest: applied).diagnostics().filter { $0.severity == .warning }
                         + applied.argumentDiagnostics(schemas: argumentSchemas, environment: environment)
-                    for var warning in found {
-                        guard !seen.contains("\(warning.location.map(String.init(describing:)) ?? ""): \(warning.message)") else { continue }
-                        warning.context = names.joined(separator: ",")
-                        warning.notes.append(Diagnostic.Note("with context\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) applied"))
-                        diagnostics.append(warning)
+                    for var diagnostic in found {
+                        guard !seen.contains("\(diagnostic.location.map(String.init(describing:)) ?? ""): \(diagnostic.message)") else { continue }
+                        diagnostic.context = names.joined(separator: ",")
+                        diagnostic.notes.append(Diagnostic.Note("with context\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) applied"))
+                        diagnostics.append(diagnostic)
                     }
                 } catch {
                     diagnostics += error.diagnostics
