@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 extension ManifestLoader {
     /// Runs one in-memory manifest through everything a load does, and more: the YAML reader,
     /// the decoder, assembly, validation, each context applied, and `explain` and `graph` of the
@@ -14,6 +20,10 @@ extension ManifestLoader {
         // Binding must cope with a manifest that fails validation.
         var binder = Binder(manifest: manifest, registry: fuzzRegistry, environment: environment)
         _ = binder.bind()
+        // Typed arguments checked as `validate --catalog` checks them, from the catalog's JSON.
+        let catalog = FactoryCatalog(registry: fuzzRegistry)
+        _ = manifest.argumentDiagnostics(schemas: catalog.arguments, environment: environment)
+        _ = ManifestSchema.jsonSchema(arguments: catalog.arguments)
         let diagnostics = readProblems + assembler.diagnostics + validator.diagnostics
         for diagnostic in diagnostics {
             _ = diagnostic.description
@@ -51,8 +61,33 @@ private let fuzzRegistry: FactoryRegistry = {
     }
     registry.factory("decorator") { r in FuzzInstance(name: try r.decorated(FuzzInstance.self).name + "+") }
     registry.factory("args") { r in try r.arg("url", default: "none") + "\(r.args.count)" }
+    registry.factory("typed", args: FuzzArguments.self) { _, args in FuzzInstance(name: args.name) }
+    registry.factory("typed-async", args: FuzzArguments.self) { _, args in
+        await Task.yield()
+        return FuzzInstance(name: args.name)
+    }
     return registry
 }()
+
+/// Typed arguments with every shape a schema describes, a reference and a recursive node.
+private struct FuzzArguments: Decodable, Sendable {
+    enum Mode: String, Decodable, CaseIterable, Sendable { case fast, safe }
+    struct Node: Decodable, Sendable {
+        var name: String?
+        var children: [Node]?
+    }
+    var name: String
+    var size: Int8?
+    var ratio: Double?
+    var on: Bool?
+    var mode: Mode?
+    var timeout: Duration?
+    var url: URL?
+    var tags: [String]?
+    var labels: [String: Int]?
+    var tree: Node?
+    @Reference var other: FuzzInstance
+}
 
 /// A class instance for fuzz factories to build, so that resolves hand over class references.
 private final class FuzzInstance: Sendable {
