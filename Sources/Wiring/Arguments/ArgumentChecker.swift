@@ -13,13 +13,12 @@ import Foundation
 /// `validate`, and in `wiring validate --catalog` (schemas from the catalog file), so all three
 /// report the same lines.
 struct ArgumentChecker {
-    /// What a service's `${…}` and `$(…)` values read: the filled-in value, or `nil` when it
-    /// cannot be known here (an environment variable not set where `validate` runs).
-    let fill: (ManifestValue) -> ManifestValue?
+    /// What a service's `${…}` and `$(…)` values read.
+    let values: ArgumentFill
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(fill: @escaping (ManifestValue) -> ManifestValue?) {
-        self.fill = fill
+    init(values: ArgumentFill) {
+        self.values = values
     }
 
     /// Checks `args` of the service shown as `owner` (`Pool`, `Pool[replica]`), declared at
@@ -58,18 +57,19 @@ struct ArgumentChecker {
     private mutating func check(_ written: ManifestValue, path: String, against schema: ArgumentSchema, subject: Subject) {
         var value = written
         if case .template = written.kind {
-            guard let filled = fill(written) else { return }
+            guard let filled = values.fill(written) else { return }
             value = filled
+        }
+        // Neither a secret nor what the environment holds is shown: the variable is named.
+        var source: String? {
+            let variables = values.environmentVariables(of: written)
+            guard !variables.isEmpty else { return nil }
+            return "environment variable\(variables.count == 1 ? "" : "s") " + variables.map { "'\($0)'" }.joined(separator: ", ")
         }
         func mismatch(_ expected: String) {
             var found = value.kindDescription
-            let variables = Self.environmentVariables(of: written)
             if value.isSecret {
-                // Neither a secret nor what the environment holds is shown: the variable is named.
-                if !variables.isEmpty {
-                    let names = variables.map { "'\($0)'" }.joined(separator: ", ")
-                    found += " from environment variable\(variables.count == 1 ? "" : "s") \(names)"
-                }
+                if let source { found += " from \(source)" }
             } else {
                 switch value.kind {
                 case .string(let text): found += " '\(text)'"
@@ -98,7 +98,7 @@ struct ArgumentChecker {
         case .integer(let type, let minimum, let maximum):
             guard let number = try? Int(manifestValue: value) else { return mismatch(schema.summary) }
             if number < minimum || number > maximum {
-                report(subject, "\(value.isSecret ? "the value" : String(number)) is out of range for \(type) (\(minimum)...\(maximum))",
+                report(subject, "\(value.isSecret ? "the value\(source.map { " of \($0)" } ?? "")" : String(number)) is out of range for \(type) (\(minimum)...\(maximum))",
                        path: path, at: value.location)
             }
         case .enumeration(let type, let cases):
@@ -109,7 +109,7 @@ struct ArgumentChecker {
             default: return mismatch(schema.summary)
             }
             guard !cases.contains(text) else { return }
-            let shown = value.isSecret ? "the value" : "'\(text)'"
+            let shown = value.isSecret ? "the value\(source.map { " of \($0)" } ?? "")" : "'\(text)'"
             report(subject, "\(shown) is not a case of \(type) (\(cases.joined(separator: ", ")))\(value.isSecret ? "" : Suggestion.hint(for: text, in: cases))",
                    path: path, at: value.location)
         case .list(let element):
@@ -150,11 +150,5 @@ struct ArgumentChecker {
 
     private static func join(_ path: String, _ key: String) -> String {
         path.isEmpty ? key : "\(path).\(key)"
-    }
-
-    /// The environment variables a written value reads, in order.
-    private static func environmentVariables(of value: ManifestValue) -> [String] {
-        if case .template(let template) = value.kind { return template.environmentVariables }
-        return []
     }
 }

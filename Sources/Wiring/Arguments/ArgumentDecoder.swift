@@ -33,8 +33,11 @@ final class ArgumentDecoder: Decoder {
         do {
             return try decoder.decode(type)
         } catch let error as DecodingError {
-            // Thrown by the type's own `init(from:)`: placed at the value its path names.
-            throw ArgumentFailure(error.message, at: decoder.locate(error.codingPath), path: error.codingPath.spelled)
+            // Thrown by the type's own `init(from:)`: placed at the value its path names. Its
+            // message may quote the value, which is not shown when secret.
+            let value = decoder.locate(error.codingPath)
+            let message = value.isSecret ? "the value (not shown) cannot be read as \(T.self)" : error.message
+            throw ArgumentFailure(message, at: value.location, path: error.codingPath.spelled)
         }
     }
 
@@ -92,22 +95,22 @@ final class ArgumentDecoder: Decoder {
         return ArgumentDecoder(value: child, path: path + step, codingPath: codingPath + [key], references: references)
     }
 
-    /// Where the value at `codingPath` (from the top) was written; the nearest value found.
-    func locate(_ codingPath: [any CodingKey]) -> SourceLocation {
+    /// The value at `codingPath` (from the top); the nearest value found.
+    func locate(_ codingPath: [any CodingKey]) -> ManifestValue {
         var current = value
         for key in codingPath {
             switch current.kind {
             case .map(let map):
-                guard let next = map[key.stringValue] else { return map.location }
+                guard let next = map[key.stringValue] else { return current }
                 current = next
             case .list(let values):
-                guard let index = key.intValue, values.indices.contains(index) else { return current.location }
+                guard let index = key.intValue, values.indices.contains(index) else { return current }
                 current = values[index]
             default:
-                return current.location
+                return current
             }
         }
-        return current.location
+        return current
     }
 
     func mismatch(_ expected: String) -> ArgumentFailure {

@@ -24,11 +24,32 @@ final class ArgumentFill {
         return values.resolve(value)
     }
 
+    /// The environment variables a written value reads, directly or through the parameters it
+    /// reads (`$(logLevel)` with `logLevel: ${LOG_LEVEL:-info}`), in order, each once.
+    func environmentVariables(of value: ManifestValue) -> [String] {
+        var found: [String] = []
+        var seenParameters: Set<String> = []
+        var pending = [value]
+        while let next = pending.popLast() {
+            guard case .template(let template) = next.kind else { continue }
+            for part in template.parts {
+                switch part {
+                case .environment(let name, _): if !found.contains(name) { found.append(name) }
+                case .parameter(let name):
+                    guard seenParameters.insert(name).inserted, let parameter = values.manifest.parameter(name) else { continue }
+                    pending.append(parameter.value)
+                case .literal: break
+                }
+            }
+        }
+        return found
+    }
+
     /// Every problem of `args` (of the service shown as `owner`, declared at `location`)
     /// against the schema of its factory's arguments.
     func check(_ args: ManifestMap?, of owner: String, at location: SourceLocation, factoryKey: String,
                against schema: ArgumentSchema) -> [Diagnostic] {
-        var checker = ArgumentChecker(fill: fill)
+        var checker = ArgumentChecker(values: self)
         checker.check(args, of: owner, at: location, factory: factoryKey, against: schema)
         return checker.diagnostics
     }
@@ -50,10 +71,10 @@ final class ArgumentFill {
     func decode(_ args: ManifestMap?, of owner: String, at location: SourceLocation, factoryKey: String,
                 as typed: TypedArguments, reported: [Diagnostic] = []) -> (DecodedArguments?, [Diagnostic]) {
         passedOver = false
-        let problems = Self.excludingInherited(check(args, of: owner, at: location, factoryKey: factoryKey, against: typed.schema),
-                                               reported: reported)
+        let all = check(args, of: owner, at: location, factoryKey: factoryKey, against: typed.schema)
+        let problems = Self.excludingInherited(all, reported: reported)
         let map = args ?? ManifestMap([], at: location)
-        guard problems.isEmpty, !passedOver, !map.holdsServiceReference else { return (nil, problems) }
+        guard all.isEmpty, !passedOver, !map.holdsServiceReference else { return (nil, problems) }
         do {
             return (try typed.decode(values.resolve(map, at: map.location), references: nil), [])
         } catch let failure as ArgumentFailure {

@@ -197,6 +197,14 @@ struct TypedArgumentDecodingTests {
                 args: { flavour: strawberry }
             """)
         #expect(errors == ["m.yaml:5:22: error: service Flavour: argument 'flavour': Cannot initialize Flavour from invalid String value strawberry"])
+        // The type's own message quotes the value: from the environment, it is not shown.
+        let hidden = try Self.buildErrors("""
+            services:
+              Flavour:
+                factory: flavour
+                args: { flavour: "${FLAVOUR}" }
+            """, environment: ["FLAVOUR": "strawberry"])
+        #expect(hidden == ["m.yaml:5:22: error: service Flavour: argument 'flavour': the value (not shown) cannot be read as FlavourArgs"])
     }
 
     @Test func aRecursiveTypeEndsWhereItRepeats() {

@@ -36,6 +36,18 @@ struct ExampleAppTests {
         #expect(list.stdout.hasSuffix("  Hello from Wiring: saved through AuditedNoteStore\n"))
     }
 
+    @Test func aMisspeltLogLevelStopsTheAppAtItsLineBeforeAnyFactoryRuns() throws {
+        let folder = try temporaryFolder()
+        let output = try example([], environment: ["NOTES_DIR": folder, "LOG_LEVEL": "warnng"])
+        #expect(output.status != 0)
+        #expect(output.stderr.contains(
+            "config-examples/logging.yaml:14:14: error: service Logger: argument 'level': the value of environment variable 'LOG_LEVEL' is not a case of LogLevel (debug, info, warning, error)"),
+            "\(output.stderr)")
+        #expect(!output.stderr.contains("warnng"))
+        // Nothing was opened: the eager journal's factory never ran.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
     @Test func theTestContextKeepsNotesInMemoryWithAFixedClock() throws {
         let folder = try temporaryFolder()
         let output = try example([], environment: ["NOTES_DIR": folder, "WIRING_CONTEXT": "test"])

@@ -110,13 +110,15 @@ public struct ManifestLoader: Sendable {
             // Warnings a context brings into the declared graph (a captive dependency through a
             // reference it adds), and problems of the arguments it sets, are reported with it;
             // those of the manifest as written, once.
-            diagnostics += manifest.argumentDiagnostics(schemas: argumentSchemas, environment: environment)
+            let arguments = manifest.argumentDiagnostics(schemas: argumentSchemas, environment: environment)
+            diagnostics += arguments
             let seen = Set(diagnostics.map { "\($0.location.map(String.init(describing:)) ?? ""): \($0.message)" })
             func check(_ names: [String]) {
                 do {
                     let applied = try manifest.applying(contexts: names)
                     let found = ReferenceChecks(manifest: applied).diagnostics().filter { $0.severity == .warning }
-                        + applied.argumentDiagnostics(schemas: argumentSchemas, environment: environment)
+                        + ArgumentFill.excludingInherited(applied.argumentDiagnostics(schemas: argumentSchemas, environment: environment),
+                                                          reported: arguments)
                     for var diagnostic in found {
                         guard !seen.contains("\(diagnostic.location.map(String.init(describing:)) ?? ""): \(diagnostic.message)") else { continue }
                         diagnostic.context = names.joined(separator: ",")
