@@ -30,7 +30,7 @@ struct SchemaProbe {
     }
 
     /// A placeholder instance of `type` and its schema.
-    mutating func probe<T: Decodable>(_ type: T.Type) throws(ProbeError) -> (value: T, schema: ArgumentSchema) {
+    mutating func probe<T: Decodable>(_ type: T.Type) throws -> (value: T, schema: ArgumentSchema) {
         if let leaf = Self.leaf(type) { return (leaf.value as! T, leaf.schema) }
         if let container = T.self as? any ProbedCollection.Type {
             let (value, schema) = container.probe(with: &self)
@@ -41,7 +41,7 @@ struct SchemaProbe {
         }
         if let enumeration = Self.enumeration(type) { return (enumeration.first as! T, enumeration.schema) }
         let identifier = ObjectIdentifier(type)
-        guard !inProgress.contains(identifier) else { throw .recursive(Self.name(of: type)) }
+        guard !inProgress.contains(identifier) else { throw ProbeError.recursive(Self.name(of: type)) }
         inProgress.append(identifier)
         defer { inProgress.removeLast() }
         let decoder = ProbeDecoder(probe: self)
@@ -51,7 +51,7 @@ struct SchemaProbe {
         } catch let error as ProbeError {
             throw error
         } catch {
-            throw .rejected(Self.name(of: type), "\(error)")
+            throw ProbeError.rejected(Self.name(of: type), "\(error)")
         }
         self = decoder.probe
         var schema = try decoder.schema(named: Self.name(of: type))
@@ -172,19 +172,19 @@ private final class ProbeDecoder: Decoder {
 
     init(probe: SchemaProbe) { self.probe = probe }
 
-    func schema(named type: String) throws(ProbeError) -> ArgumentSchema {
+    func schema(named type: String) throws -> ArgumentSchema {
         switch opened {
         case .keyed(let fields):
             if fields.readsDynamicKeys {
-                guard fields.fields.isEmpty, let value = fields.dynamicValue else { throw .dynamicKeys(type) }
+                guard fields.fields.isEmpty, let value = fields.dynamicValue else { throw ProbeError.dynamicKeys(type) }
                 return .dictionary(value)
             }
             return .object(type: type, fields: fields.fields)
         case .unkeyed(let fields): return .list(fields.dynamicValue ?? .unknown(type: type, reason: "a list read in place"))
         case .single(let fields):
-            guard let value = fields.dynamicValue else { throw .empty(type) }
+            guard let value = fields.dynamicValue else { throw ProbeError.empty(type) }
             return value
-        case nil: throw .empty(type)
+        case nil: throw ProbeError.empty(type)
         }
     }
 

@@ -67,7 +67,7 @@ struct BuildCheckTests {
         let typo = try target(config: #"{ "registration": "off" }"#)
         let bad = try check(typo, config: true)
         #expect(bad.status == 1)
-        #expect(bad.stdout.contains("wiring-plugin.json: unknown key 'registration'; did you mean 'registrations'? (keys: manifests, contexts, strict, registrations)"))
+        #expect(bad.stdout.contains("wiring-plugin.json: unknown key 'registration'; did you mean 'registrations'? (keys: manifests, contexts, strict, registrations, catalog)"))
         let value = try target(config: #"{ "registrations": "loud" }"#)
         #expect(try check(value, config: true).stdout.contains("wiring-plugin.json: 'registrations': expected \"warning\", \"error\" or \"off\""))
     }

@@ -20,10 +20,8 @@ extension ManifestLoader {
         // Binding must cope with a manifest that fails validation.
         var binder = Binder(manifest: manifest, registry: fuzzRegistry, environment: environment)
         _ = binder.bind()
-        // Typed arguments checked as `validate --catalog` checks them, from the catalog's JSON.
-        let catalog = FactoryCatalog(registry: fuzzRegistry)
-        _ = manifest.argumentDiagnostics(schemas: catalog.arguments, environment: environment)
-        _ = ManifestSchema.jsonSchema(arguments: catalog.arguments)
+        // Typed arguments checked as `validate --catalog` checks them.
+        _ = manifest.argumentDiagnostics(schemas: fuzzRegistry.argumentSchemas, environment: environment)
         let diagnostics = readProblems + assembler.diagnostics + validator.diagnostics
         for diagnostic in diagnostics {
             _ = diagnostic.description
