@@ -6,31 +6,32 @@ import Wiring
 extension NotesServerApp {
     public static func registry() -> FactoryRegistry {
         let registry = FactoryRegistry()
-        registry.factory("app-logger") { r in
+        // Every argument is read as a typed struct (FactoryArguments.swift): building the
+        // container checks them all, each problem at its manifest line, before any factory runs.
+        registry.factory("app-logger", args: LoggerArgs.self) { _, args in
             var logger = Logger(label: "notes-server")
-            logger.logLevel = Logger.Level(rawValue: try r.arg("level")) ?? .info
+            logger.logLevel = args.level
             return logger
         }
-        registry.factory("server-settings") { r in
-            let port: String = try r.arg("port")
-            guard let number = Int(port), (0...65_535).contains(number) else {
-                throw ConfigurationError("port '\(port)' is not a port number (0 to 65535)")
-            }
-            return ServerSettings(host: try r.arg("host"), port: number)
+        registry.factory("server-settings", args: ServerSettingsArgs.self) { _, args in
+            ServerSettings(host: args.host, port: Int(args.port))
         }
-        registry.factory("admin-token") { r in AdminToken(value: try r.arg("token")) }
+        registry.factory("admin-token", args: AdminTokenArgs.self) { _, args in AdminToken(value: args.token) }
 
         // The stores: a file opened asynchronously (eager: open before serving), or memory.
-        registry.factory("file-note-store") { r -> any NoteStore in
-            try await FileNoteStore.open(directory: try r.arg("directory"), log: try await r.resolve(arg: "log", as: Logger.self))
+        registry.factory("file-note-store", args: FileNoteStoreArgs.self) { _, args -> any NoteStore in
+            try await FileNoteStore.open(directory: args.directory, log: args.log)
         }
         .onShutdown { store in try await store.close() }
-        registry.factory("in-memory-note-store") { r -> any NoteStore in
-            InMemoryNoteStore(log: try r.arg("log", as: Logger.self))
+        registry.factory("in-memory-note-store", args: LoggedArgs.self) { _, args -> any NoteStore in
+            InMemoryNoteStore(log: args.log)
         }
         .onShutdown { store in try await store.close() }
 
         // Per request (scope `scoped`); RequestLog has no factory: the middleware seeds it.
+        // Their arguments are references alone, read with `r.arg`: each is one lookup in the
+        // registration's reference table, where a typed struct with @Reference fields is decoded
+        // at each build (a request builds these two).
         registry.factory("unit-of-work") { r in UnitOfWork(log: try r.arg("log", as: RequestLog.self)) }
             .onShutdown { unit in unit.end() }
         // Synchronous, though the file store's factory is async: the store is `eager`, built
@@ -44,20 +45,14 @@ extension NotesServerApp {
                         unit: try r.arg("unit", as: UnitOfWork.self),
                         log: try r.arg("log", as: RequestLog.self))
         }
-        registry.factory("request-counter") { r in RequestCounter(logger: try r.arg("log", as: Logger.self)) }
+        registry.factory("request-counter", args: LoggedArgs.self) { _, args in RequestCounter(logger: args.log) }
             .onShutdown { counter in counter.close() }
 
         // Tagged `health-check`: what /health runs.
-        registry.factory("store-health") { r -> any HealthCheck in
-            StoreHealthCheck(store: try await r.resolve(arg: "store", as: (any NoteStore).self))
+        registry.factory("store-health", args: StoreHealthArgs.self) { _, args -> any HealthCheck in
+            StoreHealthCheck(store: args.store)
         }
         registry.factory("uptime-health") { _ -> any HealthCheck in UptimeHealthCheck() }
         return registry
     }
-}
-
-/// A value in the manifest that the app cannot use.
-struct ConfigurationError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

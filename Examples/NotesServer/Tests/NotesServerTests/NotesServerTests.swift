@@ -152,6 +152,27 @@ struct NotesServerTests {
         try await container.shutdown()
     }
 
+    @Test func aMisspeltLevelOrABadPortStopsStartUpAtItsLine() throws {
+        let level = try EditedConfig(replacing: "args: { level: info }", with: "args: { level: infoo }")
+        let error = #expect(throws: ManifestError.self) {
+            try NotesServerApp.makeContainer(config: level.folder.path, contexts: .none, environment: ["PORT": "0"])
+        }
+        #expect(error?.errors.map(\.headline) == [
+            "\(level.services.path):\(level.line):\(level.column + 15): error: service Logger: argument 'level': 'infoo' is not a case of Level "
+                + "(trace, debug, info, notice, warning, error, critical); did you mean 'info'?",
+        ])
+        // The port comes from the environment: its variable is named, its value not shown.
+        for port in ["eighty", "70000"] {
+            let portError = #expect(throws: ManifestError.self) {
+                try NotesServerApp.makeContainer(config: NotesServerApp.defaultConfig, contexts: .none, environment: ["PORT": port])
+            }
+            #expect(portError?.errors.count == 1)
+            #expect(portError?.errors.first?.message.hasPrefix("service ServerSettings: argument 'port': ") == true)
+            #expect(portError?.errors.first?.message.contains("environment variable 'PORT'") == true, "\(portError?.description ?? "")")
+            #expect(portError?.description.contains(port) == false)
+        }
+    }
+
     @Test func gracefulShutdownClosesTheStoreExactlyOnce() async throws {
         let server = try await TestServer.start()
         let store = try await server.container.resolve((any NoteStore).self)
