@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: WiringBenchmarks [resolution] [async] [loading] [scaling] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH] [--profile-requests N [unique|served|byhand] [cold]]
+// Usage: WiringBenchmarks [resolution] [async] [loading] [scaling] [arguments] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH] [--profile-requests N [unique|served|byhand] [cold]]
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
@@ -47,6 +47,13 @@ if let count = option("--profile-requests").flatMap(Int.init) {
     exit(0)
 }
 
+// `--profile-typed N`: load the manifest once, then build N containers from it whose factories read typed arguments.
+if let count = option("--profile-typed").flatMap(Int.init) {
+    let size = option("--sizes")?.split(separator: ",").compactMap { Int($0) }.first ?? 500
+    try ArgumentsBenchmark.profile(services: size, builds: count)
+    exit(0)
+}
+
 let sizes = option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? [1_000, 10_000, 100_000]
 let repetitions = option("--repetitions").flatMap(Int.init) ?? 7
 
@@ -68,6 +75,12 @@ if all || sections.contains("async") {
 if sections.contains("scaling") {
     print("Scaling (release build: validate with every context checked, then build a container; median of \(repetitions) runs)")
     try ScalingBenchmark.run(repetitions: repetitions, only: option("--only"))
+    print()
+}
+if all || sections.contains("arguments") {
+    let iterations = option("--iterations").flatMap(Int.init) ?? 200_000
+    print("Typed arguments (release build, median of \(repetitions) rounds)")
+    try ArgumentsBenchmark.run(sizes: option("--sizes") == nil ? [500, 10_000] : sizes, repetitions: repetitions, iterations: iterations)
     print()
 }
 if all || sections.contains("loading") {

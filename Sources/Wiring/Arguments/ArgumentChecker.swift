@@ -15,10 +15,14 @@ import Foundation
 struct ArgumentChecker {
     /// What a service's `${…}` and `$(…)` values read.
     let values: ArgumentFill
+    /// Whether only keys are checked (no value's type): what is left to check of arguments that
+    /// decoded, since decoding ignores a key no field reads.
+    let keysOnly: Bool
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(values: ArgumentFill) {
+    init(values: ArgumentFill, keysOnly: Bool = false) {
         self.values = values
+        self.keysOnly = keysOnly
     }
 
     /// Checks `args` of the service shown as `owner` (`Pool`, `Pool[replica]`), declared at
@@ -54,15 +58,17 @@ struct ArgumentChecker {
                       notes: [Diagnostic.Note("read by factory '\(factory)'")])
     }
 
-    private mutating func check(_ written: ManifestValue, path: String, against schema: ArgumentSchema, subject: Subject) {
-        var value = written
-        if case .template = written.kind {
-            guard let filled = values.fill(written) else { return }
-            value = filled
-        }
+    /// - Parameter optional: Whether `null` stands for "not set" (an optional field).
+    private mutating func check(_ value: ManifestValue, path: String, against schema: ArgumentSchema, subject: Subject,
+                                optional: Bool = false) {
+        // The arguments were read into built values (``ArgumentFill/read(_:)``): reading a kind
+        // costs a copy.
+        let kind = value.kind
+        if optional, case .null = kind { return }
+        if !values.passedOver.isEmpty, values.passedOver.contains(value.location) { return }
         // Neither a secret nor what the environment holds is shown: the variable is named.
         var source: String? {
-            let variables = values.environmentVariables(of: written)
+            let variables = values.environmentVariables(at: value.location)
             guard !variables.isEmpty else { return nil }
             return "environment variable\(variables.count == 1 ? "" : "s") " + variables.map { "'\($0)'" }.joined(separator: ", ")
         }
@@ -71,7 +77,7 @@ struct ArgumentChecker {
             if value.isSecret {
                 if let source { found += " from \(source)" }
             } else {
-                switch value.kind {
+                switch kind {
                 case .string(let text): found += " '\(text)'"
                 case .int, .double, .bool: found += " (\(value.description))"
                 default: break
@@ -80,13 +86,20 @@ struct ArgumentChecker {
             report(subject, "expected \(expected), found \(found)", path: path, at: value.location)
         }
         // A reference belongs only where the type reads one, and nowhere else.
-        switch value.kind {
+        switch kind {
         case .service, .tagged:
+            guard !keysOnly else { return }
             if case .reference = schema { return }
             if case .unknown = schema { return }
             report(subject, "is a service reference, but factory '\(subject.factory)' reads \(schema.summary) there", path: path, at: value.location)
             return
         default: break
+        }
+        if keysOnly {
+            switch schema {
+            case .list, .dictionary, .object: break
+            default: return
+            }
         }
         switch schema {
         case .string: if (try? Swift.String(manifestValue: value)) == nil { mismatch(schema.summary) }
@@ -103,7 +116,7 @@ struct ArgumentChecker {
             }
         case .enumeration(let type, let cases):
             let text: String
-            switch value.kind {
+            switch kind {
             case .string(let string): text = string
             case .int(let number): text = String(number)
             default: return mismatch(schema.summary)
@@ -113,29 +126,29 @@ struct ArgumentChecker {
             report(subject, "\(shown) is not a case of \(type) (\(cases.joined(separator: ", ")))\(value.isSecret ? "" : Suggestion.hint(for: text, in: cases))",
                    path: path, at: value.location)
         case .list(let element):
-            guard case .list(let values) = value.kind else { return mismatch(schema.summary) }
+            guard case .list(let values) = kind else { return mismatch(schema.summary) }
             for (index, item) in values.enumerated() { check(item, path: "\(path)[\(index)]", against: element, subject: subject) }
         case .dictionary(let element):
-            guard case .map(let map) = value.kind else { return mismatch(schema.summary) }
+            guard case .map(let map) = kind else { return mismatch(schema.summary) }
             for entry in map.entries { check(entry.value, path: Self.join(path, entry.key), against: element, subject: subject) }
         case .object(let type, let fields):
-            guard case .map(let map) = value.kind else { return mismatch("a mapping (\(type))") }
-            let names = fields.map(\.name)
-            for entry in map.entries {
+            guard case .map(let map) = kind else { return mismatch("a mapping (\(type))") }
+            let entries = map.entries
+            for entry in entries {
                 guard let field = fields.first(where: { $0.name == entry.key }) else {
+                    let names = fields.map(\.name)
                     let known = Suggestion.hint(for: entry.key, in: names)
                     let listed = known.isEmpty ? " (\(type) reads \(names.isEmpty ? "none" : names.joined(separator: ", ")))" : known
                     report(subject, "unknown argument '\(Self.join(path, entry.key))'\(listed)", at: entry.keyLocation)
                     continue
                 }
-                if case .null = entry.value.kind, !field.isRequired { continue }
-                check(entry.value, path: Self.join(path, entry.key), against: field.schema, subject: subject)
+                check(entry.value, path: Self.join(path, entry.key), against: field.schema, subject: subject, optional: !field.isRequired)
             }
-            for field in fields where field.isRequired && map[field.name] == nil {
+            for field in fields where field.isRequired && !entries.contains(where: { $0.key == field.name }) {
                 report(subject, "missing argument '\(Self.join(path, field.name))' (\(field.schema.summary))", at: map.location)
             }
         case .reference(let type):
-            guard case .list(let values) = value.kind, values.allSatisfy(Self.isServiceReference) else {
+            guard case .list(let values) = kind, values.allSatisfy(Self.isServiceReference) else {
                 return mismatch("a service reference (!service or !tagged) for \(type)")
             }
         case .value, .unknown:

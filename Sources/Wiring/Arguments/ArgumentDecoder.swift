@@ -11,25 +11,27 @@ import Foundation
 /// It stops at the first problem, thrown as an ``ArgumentFailure`` at its position: building a
 /// container runs ``ArgumentChecker`` first, which finds every problem the schema can tell, so
 /// that what is left here is what only the type's own `init(from:)` knows.
-final class ArgumentDecoder: Decoder {
+struct ArgumentDecoder: Decoder {
+    /// The value, built from its kind read once (a stored value decodes its scalar on every
+    /// read of its kind).
     let value: ManifestValue
-    /// The path to `value` from the arguments: `tls.cert`, `hosts[1]`; empty at the top.
-    let path: String
     let codingPath: [any CodingKey]
     let references: (any ReferenceSource)?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(value: ManifestValue, path: String, codingPath: [any CodingKey], references: (any ReferenceSource)?) {
-        self.value = value
-        self.path = path
+    init(value: ManifestValue, codingPath: [any CodingKey], references: (any ReferenceSource)?) {
+        self.value = value.built
         self.codingPath = codingPath
         self.references = references
     }
 
+    /// The path to `value` from the arguments: `tls.cert`, `hosts[1]`; empty at the top.
+    var path: String { codingPath.spelled }
+
     /// `type` decoded from `map`, with `references` resolving `@Reference` fields (none: a
     /// reference is an error).
     static func decode<T: Decodable>(_ type: T.Type, from map: ManifestMap, references: (any ReferenceSource)?) throws -> T {
-        let decoder = ArgumentDecoder(value: ManifestValue(.map(map), at: map.location), path: "", codingPath: [], references: references)
+        let decoder = ArgumentDecoder(value: ManifestValue(.map(map), at: map.location), codingPath: [], references: references)
         do {
             return try decoder.decode(type)
         } catch let error as DecodingError {
@@ -43,10 +45,17 @@ final class ArgumentDecoder: Decoder {
 
     /// `type` read from this decoder's value.
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if let leaf = try Self.leaf(type, from: value, path: codingPath) { return leaf }
+        return try decodeComposite(type)
+    }
+
+    /// `type`, which ``leaf(_:from:path:)`` does not read, read from this decoder's value.
+    func decodeComposite<T: Decodable>(_ type: T.Type) throws -> T {
         switch value.kind {
         case .service, .tagged:
             guard T.self is any ReferenceField.Type else {
-                throw ArgumentFailure("is a service reference, but the field is \(ArgumentSchema(type).summary); declare it @Reference", at: value.location, path: path)
+                throw ArgumentFailure("is a service reference, but the field is \(ArgumentSchema(type).summary); declare it @Reference",
+                                      at: value.location, path: path)
             }
         default: break
         }
@@ -60,21 +69,46 @@ final class ArgumentDecoder: Decoder {
             }
             return try open(readable) as! T
         }
-        if let integer = T.self as? any FixedWidthInteger.Type {
-            func open<I: FixedWidthInteger>(_: I.Type) throws -> Any {
-                let number = try decode(Int.self)
-                guard let exact = I(exactly: number) else {
-                    throw ArgumentFailure("\(number) is out of range for \(I.self) (\(I.min)...\(I.max))", at: value.location, path: path)
-                }
-                return exact
-            }
-            return try open(integer) as! T
-        }
-        if let number = T.self as? any BinaryFloatingPoint.Type {
-            func open<F: BinaryFloatingPoint>(_: F.Type) throws -> Any { F(try decode(Double.self)) }
-            return try open(number) as! T
-        }
         return try T(from: self)
+    }
+
+    /// `type` read from `value` when it is a scalar type a manifest writes (the common case,
+    /// read without a decoder of its own); `nil` for any other type.
+    static func leaf<T>(_ type: T.Type, from value: ManifestValue, path: @autoclosure () -> [any CodingKey]) throws -> T? {
+        func read<M: ManifestDecodable>(_: M.Type) throws -> M {
+            do {
+                return try M(manifestValue: value)
+            } catch {
+                throw ArgumentFailure(error.diagnostics.first?.message ?? "cannot be read", at: value.location, path: path().spelled)
+            }
+        }
+        // Each type compared, then read as itself: no dynamic cast on the common path.
+        if T.self == String.self { return unsafeBitCast(try read(String.self), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try read(Int.self), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try read(Bool.self), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try read(Double.self), to: T.self) }
+        if T.self == Duration.self { return unsafeBitCast(try read(Duration.self), to: T.self) }
+        if T.self == URL.self { return unsafeBitCast(try read(URL.self), to: T.self) }
+        // The other integers and floating-point types, by comparing types too: asking whether a
+        // type conforms to a protocol costs more than reading most values.
+        func integer<I: FixedWidthInteger>(_: I.Type) throws -> T {
+            let number = try read(Int.self)
+            guard let exact = I(exactly: number) else {
+                throw ArgumentFailure("\(number) is out of range for \(I.self) (\(I.min)...\(I.max))", at: value.location, path: path().spelled)
+            }
+            return unsafeBitCast(exact, to: T.self)
+        }
+        if T.self == UInt16.self { return try integer(UInt16.self) }
+        if T.self == UInt8.self { return try integer(UInt8.self) }
+        if T.self == UInt32.self { return try integer(UInt32.self) }
+        if T.self == UInt64.self { return try integer(UInt64.self) }
+        if T.self == UInt.self { return try integer(UInt.self) }
+        if T.self == Int8.self { return try integer(Int8.self) }
+        if T.self == Int16.self { return try integer(Int16.self) }
+        if T.self == Int32.self { return try integer(Int32.self) }
+        if T.self == Int64.self { return try integer(Int64.self) }
+        if T.self == Float.self { return unsafeBitCast(Float(try read(Double.self)), to: T.self) }
+        return nil
     }
 
     /// The service (or services) this decoder's value refers to, as a `T`.
@@ -91,8 +125,7 @@ final class ArgumentDecoder: Decoder {
 
     /// A decoder for `child`, under `key` (a mapping's) or at `index` (a list's).
     func child(_ child: ManifestValue, key: any CodingKey) -> ArgumentDecoder {
-        let step = key.intValue.map { "[\($0)]" } ?? (path.isEmpty ? key.stringValue : ".\(key.stringValue)")
-        return ArgumentDecoder(value: child, path: path + step, codingPath: codingPath + [key], references: references)
+        ArgumentDecoder(value: child, codingPath: codingPath + [key], references: references)
     }
 
     /// The value at `codingPath` (from the top); the nearest value found.
@@ -129,6 +162,13 @@ final class ArgumentDecoder: Decoder {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         ArgumentSingleValueContainer(decoder: self)
+    }
+}
+
+extension ManifestValue {
+    /// This value with its kind read once and kept: what a decoder reads over and over.
+    var built: ManifestValue {
+        ManifestValue(kind, at: location, isSecret: isSecret, isInterpolated: isInterpolated)
     }
 }
 
@@ -194,45 +234,123 @@ extension [any CodingKey] {
 private struct ArgumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: ArgumentDecoder
     let map: ManifestMap
+    /// The entries, read once: each key is looked up among them.
+    let entries: [ManifestMap.Entry]
     var codingPath: [any CodingKey] { decoder.codingPath }
 
-    var allKeys: [Key] { map.keys.compactMap { Key(stringValue: $0) } }
+    init(decoder: ArgumentDecoder, map: ManifestMap) {
+        self.decoder = decoder
+        self.map = map
+        entries = map.entries
+    }
 
-    func contains(_ key: Key) -> Bool { map[key.stringValue] != nil }
+    var allKeys: [Key] { entries.compactMap { Key(stringValue: $0.key) } }
 
-    private func child(_ key: Key) throws -> ArgumentDecoder {
-        guard let value = map[key.stringValue] else {
-            let at = decoder.path.isEmpty ? "" : " in '\(decoder.path)'"
-            throw ArgumentFailure("missing argument '\(key.stringValue)'\(at)", at: map.location, path: decoder.path)
+    func contains(_ key: Key) -> Bool { value(key) != nil }
+
+    private func value(_ key: Key) -> ManifestValue? {
+        let name = key.stringValue
+        return entries.first { $0.key == name }?.value
+    }
+
+    private func required(_ key: Key) throws -> ManifestValue {
+        guard let value = value(key) else {
+            let path = decoder.path
+            throw ArgumentFailure("missing argument '\(key.stringValue)'\(path.isEmpty ? "" : " in '\(path)'")", at: map.location, path: path)
         }
-        return decoder.child(value, key: key)
+        return value
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool {
-        guard let value = map[key.stringValue] else { return true }
-        if case .null = value.kind { return true }
-        return false
+    /// The value under `key`, `nil` when it is missing or `null`.
+    private func present(_ key: Key) -> ManifestValue? {
+        guard let value = value(key) else { return nil }
+        let built = value.built
+        if case .null = built.kind { return nil }
+        return built
     }
+
+    func decodeNil(forKey key: Key) throws -> Bool { present(key) == nil }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try child(key).decode(type)
+        let value = try required(key).built
+        if let leaf = try ArgumentDecoder.leaf(type, from: value, path: codingPath + [key]) { return leaf }
+        return try decoder.child(value, key: key).decodeComposite(type)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard try !decodeNil(forKey: key) else { return nil }
-        return try child(key).decode(type)
+        guard let value = present(key) else { return nil }
+        if let leaf = try ArgumentDecoder.leaf(type, from: value, path: codingPath + [key]) { return leaf }
+        return try decoder.child(value, key: key).decodeComposite(type)
+    }
+
+    // The standard library's own forms of these look the key up three times.
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        guard let value = present(key) else { return nil }
+        return try ArgumentDecoder.leaf(type, from: value, path: codingPath + [key])
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        guard let value = present(key) else { return nil }
+        return try ArgumentDecoder.leaf(type, from: value, path: codingPath + [key])
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        guard let value = present(key) else { return nil }
+        return try ArgumentDecoder.leaf(type, from: value, path: codingPath + [key])
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        guard let value = present(key) else { return nil }
+        return try ArgumentDecoder.leaf(type, from: value, path: codingPath + [key])
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        guard let value = present(key) else { return nil }
+        return try ArgumentDecoder.leaf(type, from: value, path: codingPath + [key])
+    }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        guard let value = present(key) else { return nil }
+        return try ArgumentDecoder.leaf(type, from: value, path: codingPath + [key])
+    }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        guard let value = present(key) else { return nil }
+        return try ArgumentDecoder.leaf(type, from: value, path: codingPath + [key])
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        guard let value = present(key) else { return nil }
+        return try ArgumentDecoder.leaf(type, from: value, path: codingPath + [key])
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        guard let value = present(key) else { return nil }
+        return try ArgumentDecoder.leaf(type, from: value, path: codingPath + [key])
+    }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        guard let value = present(key) else { return nil }
+        return try ArgumentDecoder.leaf(type, from: value, path: codingPath + [key])
+    }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        guard let value = present(key) else { return nil }
+        return try ArgumentDecoder.leaf(type, from: value, path: codingPath + [key])
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        guard let value = present(key) else { return nil }
+        return try ArgumentDecoder.leaf(type, from: value, path: codingPath + [key])
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        guard let value = present(key) else { return nil }
+        return try ArgumentDecoder.leaf(type, from: value, path: codingPath + [key])
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        guard let value = present(key) else { return nil }
+        return try ArgumentDecoder.leaf(type, from: value, path: codingPath + [key])
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try child(key).container(keyedBy: type)
+        try decoder.child(try required(key), key: key).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try child(key).unkeyedContainer()
+        try decoder.child(try required(key), key: key).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder { decoder }
-    func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { decoder.child(try required(key), key: key) }
 }
 
 private struct ArgumentUnkeyedContainer: UnkeyedDecodingContainer {

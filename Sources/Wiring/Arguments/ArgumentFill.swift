@@ -1,43 +1,69 @@
 /// Checks and decodes typed factories' arguments with the values a container (or `validate`)
 /// reads: `${VAR}` from its environment, `$(param)` from the manifest's parameters.
 ///
-/// A value that reads an environment variable that is not set and has no default cannot be
-/// checked: it is passed over (building a container reports the variable; `validate` warns).
+/// A service's arguments are read once into built values, their references filled in, which
+/// both the check and the decoding then read: a stored value decodes its scalar (and parses its
+/// template) each time its kind is read. A value that reads an environment variable that is
+/// not set and has no default cannot be checked: it is passed over (building a container
+/// reports the variable; `validate` warns of it).
 final class ArgumentFill {
     private var values: ValueResolver
-    /// Whether the last check passed over a value it could not fill in.
-    private var passedOver = false
+    /// Of the arguments read last: the template each filled-in value was written as, by where
+    /// it is written, for messages that name the variables it read.
+    private var templates: [SourceLocation: StringTemplate] = [:]
+    /// Of the arguments read last: where a value could not be filled in.
+    private(set) var passedOver: Set<SourceLocation> = []
 
     init(_ values: ValueResolver) {
         self.values = values
     }
 
-    /// `value` with its references filled in; `nil` when an environment variable it reads is
-    /// unset with no default.
-    func fill(_ value: ManifestValue) -> ManifestValue? {
-        if case .template(let template) = value.kind {
-            for case .environment(let name, let fallback) in template.parts where values.environment[name] == nil && fallback == nil {
-                passedOver = true
-                return nil
-            }
-        }
-        return values.resolve(value)
+    /// `map` read into built values, references filled in (a value that cannot be is `null`,
+    /// and listed in ``passedOver``).
+    func read(_ map: ManifestMap) -> ManifestMap {
+        templates = [:]
+        passedOver = []
+        return readEntries(map)
     }
 
-    /// The environment variables a written value reads, directly or through the parameters it
-    /// reads (`$(logLevel)` with `logLevel: ${LOG_LEVEL:-info}`), in order, each once.
-    func environmentVariables(of value: ManifestValue) -> [String] {
+    private func readEntries(_ map: ManifestMap) -> ManifestMap {
+        ManifestMap(map.entries.map { ManifestMap.Entry(key: $0.key, keyLocation: $0.keyLocation, value: read($0.value)) },
+                    at: map.location)
+    }
+
+    private func read(_ value: ManifestValue) -> ManifestValue {
+        let kind = value.kind
+        switch kind {
+        case .template(let template):
+            for case .environment(let name, let fallback) in template.parts where values.environment[name] == nil && fallback == nil {
+                passedOver.insert(value.location)
+                return ManifestValue(.null, at: value.location)
+            }
+            templates[value.location] = template
+            return values.resolve(value, kind: kind).built
+        case .list(let elements):
+            return ManifestValue(.list(elements.map(read)), at: value.location, isSecret: value.isSecret, isInterpolated: false)
+        case .map(let map):
+            return ManifestValue(.map(readEntries(map)), at: value.location, isSecret: value.isSecret, isInterpolated: false)
+        default:
+            return ManifestValue(kind, at: value.location, isSecret: value.isSecret, isInterpolated: false)
+        }
+    }
+
+    /// The environment variables the value at `location` read, directly or through the
+    /// parameters it reads (`$(logLevel)` with `logLevel: ${LOG_LEVEL:-info}`), in order, each once.
+    func environmentVariables(at location: SourceLocation) -> [String] {
         var found: [String] = []
         var seenParameters: Set<String> = []
-        var pending = [value]
-        while let next = pending.popLast() {
-            guard case .template(let template) = next.kind else { continue }
+        var pending = templates[location].map { [$0] } ?? []
+        while let template = pending.popLast() {
             for part in template.parts {
                 switch part {
                 case .environment(let name, _): if !found.contains(name) { found.append(name) }
                 case .parameter(let name):
-                    guard seenParameters.insert(name).inserted, let parameter = values.manifest.parameter(name) else { continue }
-                    pending.append(parameter.value)
+                    guard seenParameters.insert(name).inserted, let parameter = values.manifest.parameter(name),
+                          case .template(let read) = parameter.value.kind else { continue }
+                    pending.append(read)
                 case .literal: break
                 }
             }
@@ -49,7 +75,14 @@ final class ArgumentFill {
     /// against the schema of its factory's arguments.
     func check(_ args: ManifestMap?, of owner: String, at location: SourceLocation, factoryKey: String,
                against schema: ArgumentSchema) -> [Diagnostic] {
-        var checker = ArgumentChecker(values: self)
+        check(read: args.map(read), of: owner, at: location, factoryKey: factoryKey, against: schema)
+    }
+
+    /// ``check(_:of:at:factoryKey:against:)`` of arguments already read (`keysOnly`: only
+    /// that every key is one a field reads).
+    private func check(read args: ManifestMap?, of owner: String, at location: SourceLocation, factoryKey: String,
+                       against schema: ArgumentSchema, keysOnly: Bool = false) -> [Diagnostic] {
+        var checker = ArgumentChecker(values: self, keysOnly: keysOnly)
         checker.check(args, of: owner, at: location, factory: factoryKey, against: schema)
         return checker.diagnostics
     }
@@ -65,18 +98,26 @@ final class ArgumentFill {
         return problems.filter { !seen.contains(problem($0)) }
     }
 
-    /// `args` checked against `typed`'s schema and, when they pass and hold no reference,
-    /// decoded: what a container hands the factory at each build. `reported`: what the service
-    /// of a named variant reported, not reported again.
+    /// `args` decoded, when they hold no reference, and checked against `typed`'s schema: what
+    /// a container hands the factory at each build, or every problem. `reported`: what the
+    /// service of a named variant reported, not reported again.
+    ///
+    /// Arguments that decode are only checked for keys no field reads (decoding checked the
+    /// rest): the full check runs when decoding fails, to report every problem, not the first.
     func decode(_ args: ManifestMap?, of owner: String, at location: SourceLocation, factoryKey: String,
                 as typed: TypedArguments, reported: [Diagnostic] = []) -> (DecodedArguments?, [Diagnostic]) {
-        passedOver = false
-        let all = check(args, of: owner, at: location, factoryKey: factoryKey, against: typed.schema)
+        let read = args.map(read)
+        let map = read ?? ManifestMap([], at: location)
+        let decodable = passedOver.isEmpty && !(args?.holdsServiceReference ?? false)
+        if decodable, let decoded = try? typed.decode(map, references: nil) {
+            let unknown = check(read: read, of: owner, at: location, factoryKey: factoryKey, against: typed.schema, keysOnly: true)
+            return unknown.isEmpty ? (decoded, []) : (nil, Self.excludingInherited(unknown, reported: reported))
+        }
+        let all = check(read: read, of: owner, at: location, factoryKey: factoryKey, against: typed.schema)
         let problems = Self.excludingInherited(all, reported: reported)
-        let map = args ?? ManifestMap([], at: location)
-        guard all.isEmpty, !passedOver, !map.holdsServiceReference else { return (nil, problems) }
+        guard all.isEmpty, decodable else { return (nil, problems) }
         do {
-            return (try typed.decode(values.resolve(map, at: map.location), references: nil), [])
+            return (try typed.decode(map, references: nil), [])
         } catch let failure as ArgumentFailure {
             return (nil, [ArgumentChecker.diagnostic(owner: owner, factory: factoryKey, path: failure.path, failure.message, at: failure.location)])
         } catch {

@@ -19,7 +19,18 @@ package final class TypedArguments: Sendable {
         decodeArguments = { map, references in
             DecodedArguments(try ArgumentDecoder.decode(A.self, from: map, references: references))
         }
-        deriveSchema = { ArgumentSchema(A.self) }
+        deriveSchema = { TypedArguments.schema(of: A.self) }
+    }
+
+    /// Schemas derived so far, by type: a type several factories read is derived once.
+    private static let derivedByType = Mutex<[ObjectIdentifier: ArgumentSchema]>([:])
+
+    private static func schema<A: Decodable>(of type: A.Type) -> ArgumentSchema {
+        if let known = derivedByType.withLock({ $0[ObjectIdentifier(A.self)] }) { return known }
+        // Derived outside the lock: a type's `init(from:)` runs, which may take locks of its own.
+        let schema = ArgumentSchema(A.self)
+        derivedByType.withLock { $0[ObjectIdentifier(A.self)] = schema }
+        return schema
     }
 
     /// The schema of the arguments type, derived once.

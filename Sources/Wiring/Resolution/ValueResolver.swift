@@ -99,7 +99,12 @@ package struct ValueResolver: Sendable {
     /// A value with its templates filled in from the environment and the parameters.
     package mutating func resolve(_ value: ManifestValue) -> ManifestValue {
         guard value.mayHoldReferences else { return value }
-        switch value.kind {
+        return resolve(value, kind: value.kind)
+    }
+
+    /// `value`, whose kind is `kind` (read once by the caller), with its templates filled in.
+    package mutating func resolve(_ value: ManifestValue, kind: ManifestValue.Kind) -> ManifestValue {
+        switch kind {
         case .template(let template):
             if template.parts.count == 1, case .parameter(let name) = template.parts[0] {
                 guard let parameter = parameterValue(name) else { return ManifestValue(.null, at: value.location) }
