@@ -13,8 +13,10 @@ extension Manifest {
     ///
     /// Apply contexts first (``applying(contexts:)``) to draw an environment's wiring.
     ///
-    /// - Parameter resolvedEdges: Dependencies factories resolved in code, as a container
-    ///   records them (``Container/resolvedEdges``): drawn dashed, labelled "resolves".
+    /// - Parameters:
+    ///   - format: Graphviz DOT or Mermaid.
+    ///   - resolvedEdges: Dependencies factories resolved in code, as a container records them
+    ///     (``Container/resolvedEdges``): drawn dashed, labelled "resolves".
     public func graph(format: GraphFormat, resolvedEdges: [ResolvedEdge] = []) -> String {
         struct Node { let id: String; let label: [String]; let kind: Kind }
         enum Kind { case service, type, variant, tag }

@@ -15,7 +15,7 @@ public struct ResolvedEdge: Sendable, Hashable {
 
 extension Container {
     /// The dependencies factories resolved in code so far, sorted; empty unless
-    /// ``Options/recordsResolvedEdges`` is set. Run ``instantiateAll()-(_)`` first to record them all.
+    /// ``Options/recordsResolvedEdges`` is set. Run ``instantiateAll()-4ukp5`` first to record them all.
     public var resolvedEdges: [ResolvedEdge] {
         (edgeRecorder?.withLock { $0 } ?? []).sorted { ($0.from, $0.to) < ($1.from, $1.to) }
     }

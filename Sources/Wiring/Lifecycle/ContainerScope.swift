@@ -48,7 +48,7 @@ public final class ContainerScope: Sendable {
     }
 
     /// Resolves the service declared for `T` in this scope, awaiting it if needed.
-    /// - Throws: ``ResolutionError``, or `CancellationError` (see ``Container/resolve(_:name:arguments:)-(_,_,_)``).
+    /// - Throws: ``ResolutionError``, or `CancellationError` (see ``Container/resolve(_:name:arguments:)-3njpw``).
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) async throws -> T {
         var instance = try await container.resolveAsync(type, name: name, arguments: Arguments(arguments), scope: self)

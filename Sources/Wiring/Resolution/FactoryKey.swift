@@ -15,7 +15,7 @@ public typealias FactoryKey = String
 /// A missing registration cannot be a compile error: which factories a build registers is
 /// decided at run time (a library's registrations, a test's, one per context). So the
 /// generated type offers the check instead, for the app's tests, its `main`, or its
-/// `validate --instantiate` (through ``WiringApp``'s `factoryKeys`):
+/// `validate --instantiate` (through `WiringApp`'s `factoryKeys`, in WiringCommands):
 ///
 /// ```swift
 /// #expect(WiringFactoryKeys.missing(in: .notes).isEmpty)

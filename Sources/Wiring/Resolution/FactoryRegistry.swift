@@ -84,7 +84,7 @@ public final class FactoryRegistry: Sendable {
     /// Registers an asynchronous factory under `key`: one that awaits (a connection, a file,
     /// another async service), or one isolated to an actor (`{ @MainActor r in ViewModel() }`).
     ///
-    /// Its service resolves with `await` (``Container/resolve(_:name:)-(_,_)``); once built, a
+    /// Its service resolves with `await` (``Container/resolve(_:name:arguments:)-3njpw``); once built, a
     /// kept instance also resolves synchronously. Mark it `eager: true` in the manifest so that
     /// ``Container/start()`` builds it before the app's synchronous code needs it.
     ///
