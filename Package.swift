@@ -84,8 +84,9 @@ let package = Package(
                 "Wiring", "WiringCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // wiring-plugin.json points the plugin at config-examples/.
-            exclude: ["wiring-plugin.json"],
+            // wiring-plugin.json points the plugin at config-examples/ and at the app's catalog
+            // (`wiring-example catalog > Sources/WiringExample/factories.json`).
+            exclude: ["wiring-plugin.json", "factories.json"],
             plugins: fuzzBuild ? [] : ["WiringValidate"]
         ),
         // The libFuzzer target for the reader and the loader: Tests/Fuzz/fuzz.sh builds and runs it.

@@ -48,6 +48,13 @@ struct ExampleAppTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 
+    @Test func theCommittedCatalogIsTheAppsOwn() throws {
+        // The build plugin checks config-examples/ against it (wiring-plugin.json names it).
+        let output = try example(["catalog"], environment: [:])
+        let committed = try String(contentsOfFile: TestSupport.packageRoot + "/Sources/WiringExample/factories.json", encoding: .utf8)
+        #expect(output.stdout == committed, "stale: run swift run wiring-example catalog > Sources/WiringExample/factories.json")
+    }
+
     @Test func theTestContextKeepsNotesInMemoryWithAFixedClock() throws {
         let folder = try temporaryFolder()
         let output = try example([], environment: ["NOTES_DIR": folder, "WIRING_CONTEXT": "test"])

@@ -51,6 +51,28 @@ struct BuildCheckTests {
         #expect(text.contains("    static let all: [FactoryKey] = [consoleGreeter, systemClock, fixedClock]\n"))
     }
 
+    @Test func aCatalogInTheConfigurationChecksTypedArgumentsAtTheirLines() throws {
+        let folder = try target(
+            manifest: "wiring: 1\nimports: [clock.yaml]\nservices:\n  Greeter: { factory: console-greeter, args: { greeting: 5, loud: yes } }\n",
+            config: #"{ "registrations": "off", "catalog": "factories.json" }"#)
+        let schema = ArgumentSchema.object(type: "GreeterArgs", fields: [
+            ArgumentField(name: "greeting", schema: .string, isRequired: true),
+            ArgumentField(name: "loud", schema: .boolean, isRequired: false),
+        ])
+        try FactoryCatalog(factories: ["console-greeter"], arguments: ["console-greeter": schema]).jsonData()
+            .write(to: folder.appendingPathComponent("factories.json"))
+        let output = try check(folder, config: true)
+        #expect(output.status == 1)
+        let errors = output.stdout.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(errors == [
+            "\(folder.path)/services.yaml:4:58: error: service Greeter: argument 'greeting': expected a string, found an integer (5)",
+            "\(folder.path)/services.yaml:4:67: error: service Greeter: argument 'loud': expected a boolean, found a string 'yes'",
+        ])
+        // A catalog that cannot be read is an error of the configuration.
+        try Data("{}".utf8).write(to: folder.appendingPathComponent("factories.json"))
+        #expect(try check(folder, config: true).stdout.contains("is not a factory catalog"))
+    }
+
     @Test func anErrorFailsAndTheConfigurationDecidesTheRest() throws {
         let broken = try target(manifest: "wiring: 1\nimports: [clock.yaml]\nservices:\n  Greeter: { factory: console-greeter, scope: singelton }\n")
         let failed = try check(broken)
