@@ -111,16 +111,19 @@ struct ArgumentDecoder: Decoder {
         return nil
     }
 
-    /// The service (or services) this decoder's value refers to, as a `T`.
-    func resolveReference<T>(as type: T.Type) throws -> T {
-        guard let references else {
-            throw ArgumentFailure("is a service reference; it is resolved when the factory runs", at: value.location, path: path)
-        }
+    /// The box of a ``Reference`` field: the service (or services) this decoder's value refers
+    /// to, as a `T`, or, when a container is built, a placeholder a build fills in.
+    func referenceBox<T>(for type: T.Type) throws -> AnyObject {
         switch value.kind {
-        case .service, .tagged, .list: return try references.instance(for: value, path: path, as: type)
+        case .service, .tagged, .list: break
         default:
             throw ArgumentFailure("expected a service reference (!service Key), found \(value.kindDescription)", at: value.location, path: path)
         }
+        guard let references else {
+            throw ArgumentFailure("is a service reference; it is resolved when the factory runs", at: value.location, path: path)
+        }
+        if let planner = references as? ReferencePlanner { return planner.placeholder(for: value, path: path, as: type) }
+        return ReferenceBox(try references.instance(for: value, path: path, as: type))
     }
 
     /// A decoder for `child`, under `key` (a mapping's) or at `index` (a list's).

@@ -108,8 +108,9 @@ final class ArgumentFill {
                 as typed: TypedArguments, reported: [Diagnostic] = []) -> (DecodedArguments?, [Diagnostic]) {
         let read = args.map(read)
         let map = read ?? ManifestMap([], at: location)
-        let decodable = passedOver.isEmpty && !(args?.holdsServiceReference ?? false)
-        if decodable, let decoded = try? typed.decode(map, references: nil) {
+        let decodable = passedOver.isEmpty
+        let holdsReference = args?.holdsServiceReference ?? false
+        if decodable, let decoded = try? (holdsReference ? typed.plan(map) : typed.decode(map, references: nil)) {
             let unknown = check(read: read, of: owner, at: location, factoryKey: factoryKey, against: typed.schema, keysOnly: true)
             return unknown.isEmpty ? (decoded, []) : (nil, Self.excludingInherited(unknown, reported: reported))
         }
@@ -117,7 +118,7 @@ final class ArgumentFill {
         let problems = Self.excludingInherited(all, reported: reported)
         guard all.isEmpty, decodable else { return (nil, problems) }
         do {
-            return (try typed.decode(map, references: nil), [])
+            return (try holdsReference ? typed.plan(map) : typed.decode(map, references: nil), [])
         } catch let failure as ArgumentFailure {
             return (nil, [ArgumentChecker.diagnostic(owner: owner, factory: factoryKey, path: failure.path, failure.message, at: failure.location)])
         } catch {

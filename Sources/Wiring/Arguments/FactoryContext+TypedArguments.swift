@@ -1,27 +1,38 @@
-/// Handing a typed factory its arguments: decoded when the container was built, or, when they
-/// hold `@Reference` fields, decoded at each build with the services resolved then.
+/// Handing a typed factory its arguments, decoded when the container was built (as an `A`: the
+/// factory registered under this key reads them): as they are, or, when they hold `@Reference`
+/// fields, copied with the services this build resolves in place (see ``ReferenceSlot``).
+/// Arguments whose references could not be placed are decoded at each build.
 extension FactoryContext: ReferenceSource {
     /// The arguments of the factory running, as `A`.
     func typedArguments<A: Decodable & Sendable>(_ type: A.Type) throws(ResolutionError) -> A {
-        if let stored = decodedArguments(A.self) { return stored }
-        return try decodeArguments(A.self, references: self)
+        guard let stored = decodedArguments else { return try decodeArguments(A.self, references: self) }
+        return stored.slots.isEmpty ? stored.value as! A : try fill(stored, as: A.self, through: self)
     }
 
     /// The arguments of the async factory running, as `A`, its references awaited first.
     func typedArgumentsAwaitingReferences<A: Decodable & Sendable>(_ type: A.Type) async throws -> A {
-        if let stored = decodedArguments(A.self) { return stored }
+        let stored = decodedArguments
+        if let stored, stored.slots.isEmpty { return stored.value as! A }
         var awaited = AwaitedReferences(context: self)
         try await awaited.resolve(in: args)
+        if let stored { return try fill(stored, as: A.self, through: awaited) }
         return try decodeArguments(A.self, references: awaited)
     }
 
-    /// What the container decoded for the factory running, when its arguments hold no reference.
-    private func decodedArguments<A>(_ type: A.Type) -> A? {
-        guard let stored = decorator < 0 ? registration.decodedArguments : registration.decorators[decorator].decodedArguments else {
-            return nil
+    /// What the container decoded for the factory running.
+    private var decodedArguments: DecodedArguments? {
+        decorator < 0 ? registration.decodedArguments : registration.decorators[decorator].decodedArguments
+    }
+
+    /// `stored` with its `@Reference` fields filled through `source`, errors as a resolve's.
+    private func fill<A>(_ stored: DecodedArguments, as type: A.Type, through source: any ReferenceSource) throws(ResolutionError) -> A {
+        do {
+            return try stored.filled(A.self, through: source)
+        } catch let error as ResolutionError {
+            throw error
+        } catch {
+            throw self.error(.staticArgument(ManifestError("\(error)", at: args.location)), "\(args.location): arguments of service \(serviceKey): \(error)")
         }
-        var value = stored.value
-        return Container.cast(&value, to: A.self)
     }
 
     private func decodeArguments<A: Decodable & Sendable>(_ type: A.Type, references: any ReferenceSource) throws(ResolutionError) -> A {

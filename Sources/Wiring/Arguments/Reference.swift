@@ -19,19 +19,21 @@
 /// `!service` argument.
 @propertyWrapper
 public struct Reference<Value>: Decodable {
-    /// `nil` only in the placeholder a schema derivation makes, which no factory receives.
-    private let instance: Value?
+    /// The instance, boxed (a ``ReferenceBox``): one reference in the arguments' layout, which
+    /// a build replaces with the box of the instance it resolved (see ``ReferenceSlot``). Only
+    /// the arguments a container keeps to copy hold a placeholder instead, never a factory's.
+    let box: AnyObject
 
     /// The resolved service.
-    public var wrappedValue: Value { instance! }
+    public var wrappedValue: Value { (box as! ReferenceBox<Value>).instance }
 
     /// A field set in code (a test that builds the arguments itself).
     public init(wrappedValue: Value) {
-        instance = wrappedValue
+        box = ReferenceBox(wrappedValue)
     }
 
-    private init(placeholder: Void) {
-        instance = nil
+    init(box: AnyObject) {
+        self.box = box
     }
 
     /// Resolves the service the manifest names at this field.
@@ -43,11 +45,23 @@ public struct Reference<Value>: Decodable {
                 codingPath: decoder.codingPath,
                 debugDescription: "a @Reference field is filled from a manifest's !service or !tagged value, not decoded from data"))
         }
-        instance = try decoder.resolveReference(as: Value.self)
+        box = try decoder.referenceBox(for: Value.self)
     }
 }
 
-extension Reference: Sendable where Value: Sendable {}
+// The box holds a `Value`, or is a placeholder that holds nothing.
+extension Reference: @unchecked Sendable where Value: Sendable {}
+
+/// A ``Reference``'s instance.
+final class ReferenceBox<Value> {
+    let instance: Value
+    /// Required, so that a build makes boxes through the metatype its slot keeps, without
+    /// looking the generic class's metadata up each time.
+    required init(_ instance: Value) { self.instance = instance }
+}
+
+/// What a ``Reference`` field holds in arguments a container keeps to copy for each build.
+final class ReferencePlaceholder {}
 
 /// What ``SchemaProbe`` needs of a ``Reference`` without knowing its value type.
 protocol ReferenceField {
@@ -56,6 +70,6 @@ protocol ReferenceField {
 }
 
 extension Reference: ReferenceField {
-    static var placeholder: Any { Reference(placeholder: ()) }
+    static var placeholder: Any { Reference(box: ReferencePlaceholder()) }
     static var referencedTypeName: String { String(describing: Value.self) }
 }

@@ -6,6 +6,7 @@ package final class TypedArguments: Sendable {
     /// The arguments type's name, for messages.
     package let typeName: String
     private let decodeArguments: @Sendable (ManifestMap, (any ReferenceSource)?) throws -> DecodedArguments
+    private let planArguments: @Sendable (ManifestMap) throws -> DecodedArguments?
     private let deriveSchema: @Sendable () -> ArgumentSchema
     private let derived = AtomicLazyReference<SchemaBox>()
 
@@ -18,6 +19,11 @@ package final class TypedArguments: Sendable {
         typeName = String(describing: A.self)
         decodeArguments = { map, references in
             DecodedArguments(try ArgumentDecoder.decode(A.self, from: map, references: references))
+        }
+        planArguments = { map in
+            let planner = ReferencePlanner()
+            let arguments = try ArgumentDecoder.decode(A.self, from: map, references: planner)
+            return planner.located(in: arguments).map { DecodedArguments(arguments, slots: $0) }
         }
         deriveSchema = { TypedArguments.schema(of: A.self) }
     }
@@ -44,6 +50,13 @@ package final class TypedArguments: Sendable {
     func decode(_ map: ManifestMap, references: (any ReferenceSource)?) throws -> DecodedArguments {
         try decodeArguments(map, references)
     }
+
+    /// The arguments decoded from `map`, which holds references, with a placeholder in each
+    /// `@Reference` field for a build to fill (see ``ReferenceSlot``); `nil` when a field's
+    /// place cannot be found, and the arguments are decoded at each build.
+    func plan(_ map: ManifestMap) throws -> DecodedArguments? {
+        try planArguments(map)
+    }
 }
 
 /// A typed factory's arguments, decoded when the container was built: what each build of its
@@ -51,6 +64,11 @@ package final class TypedArguments: Sendable {
 final class DecodedArguments: @unchecked Sendable {
     /// The arguments, of the factory's `Decodable & Sendable` type.
     let value: Any
+    /// Its `@Reference` fields, which each build fills; empty for arguments without any.
+    let slots: [ReferenceSlot]
 
-    init<A: Sendable>(_ value: A) { self.value = value }
+    init<A: Sendable>(_ value: A, slots: [ReferenceSlot] = []) {
+        self.value = value
+        self.slots = slots
+    }
 }
