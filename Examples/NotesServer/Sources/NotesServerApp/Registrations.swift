@@ -30,8 +30,9 @@ extension NotesServerApp {
 
         // Per request (scope `scoped`); RequestLog has no factory: the middleware seeds it.
         // Their arguments are references alone, read with `r.arg`: each is one lookup in the
-        // registration's reference table, where a typed struct with @Reference fields is decoded
-        // at each build (a request builds these two).
+        // registration's reference table, where a typed struct with @Reference fields is copied
+        // with the services in place, about 0.3 µs more a reference (a request builds these two,
+        // four references: more than the container's whole share of a request today).
         registry.factory("unit-of-work") { r in UnitOfWork(log: try r.arg("log", as: RequestLog.self)) }
             .onShutdown { unit in unit.end() }
         // Synchronous, though the file store's factory is async: the store is `eager`, built
