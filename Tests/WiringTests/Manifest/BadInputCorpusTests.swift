@@ -10,18 +10,7 @@ struct BadInputCorpusTests {
     static let folder = TestSupport.fixture("bad-input")
 
     /// expected.txt: `== file` then the file's diagnostics, positions relative to the folder.
-    static let expectations: [(file: String, lines: [String])] = {
-        let text = (try? String(contentsOfFile: folder + "/expected.txt", encoding: .utf8)) ?? ""
-        var result: [(String, [String])] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            if line.hasPrefix("== ") {
-                result.append((String(line.dropFirst(3)), []))
-            } else if !result.isEmpty, line != "(no diagnostics)" {
-                result[result.count - 1].1.append(String(line))
-            }
-        }
-        return result
-    }()
+    static let expectations = TestSupport.expectations(in: folder)
 
     static func headlines(_ diagnostics: [Diagnostic]) -> [String] {
         diagnostics.map { diagnostic in

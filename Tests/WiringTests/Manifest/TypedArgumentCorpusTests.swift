@@ -24,20 +24,6 @@ private struct CorpusAuditArgs: Decodable, Sendable {
     @Reference var clock: CorpusClock
 }
 
-private struct CorpusWindowArgs: Decodable, Sendable {
-    var low: Int
-    var high: Int
-    enum CodingKeys: String, CodingKey { case low, high }
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        low = try container.decode(Int.self, forKey: .low)
-        high = try container.decode(Int.self, forKey: .high)
-        guard low <= high else {
-            throw DecodingError.dataCorruptedError(forKey: .high, in: container, debugDescription: "high must not be below low")
-        }
-    }
-}
-
 /// Every file of Fixtures/bad-input-typed fails the build of a container with the diagnostics
 /// its expected.txt lists, at their positions, with no factory run; `validate` with the
 /// registry's schemas (what an app's `validate` and `wiring validate --catalog` run) reports
@@ -62,22 +48,11 @@ struct TypedArgumentCorpusTests {
             return CorpusClock()
         }
         registry.factory("audited", args: CorpusAuditArgs.self) { _, args in args.clock }
-        registry.factory("window", args: CorpusWindowArgs.self) { _, args in args.low }
+        registry.factory("window", args: RangeArgs.self) { _, args in args.low }
         return registry
     }
 
-    static let expectations: [(file: String, lines: [String])] = {
-        let text = (try? String(contentsOfFile: folder + "/expected.txt", encoding: .utf8)) ?? ""
-        var result: [(String, [String])] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            if line.hasPrefix("== ") {
-                result.append((String(line.dropFirst(3)), []))
-            } else if !result.isEmpty {
-                result[result.count - 1].1.append(String(line))
-            }
-        }
-        return result
-    }()
+    static let expectations = TestSupport.expectations(in: folder)
 
     static func headlines(_ diagnostics: [Diagnostic]) -> [String] {
         diagnostics.filter { $0.severity == .error }.map { $0.headline.replacingOccurrences(of: folder + "/", with: "") }

@@ -16,6 +16,21 @@ enum TestSupport {
             .deletingLastPathComponent().deletingLastPathComponent().path
     }()
 
+    /// A corpus's `expected.txt` in `folder`: `== file` then the file's diagnostics, one a line
+    /// (`(no diagnostics)` for none).
+    static func expectations(in folder: String) -> [(file: String, lines: [String])] {
+        let text = (try? String(contentsOfFile: folder + "/expected.txt", encoding: .utf8)) ?? ""
+        var result: [(file: String, lines: [String])] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            if line.hasPrefix("== ") {
+                result.append((String(line.dropFirst(3)), []))
+            } else if !result.isEmpty, line != "(no diagnostics)" {
+                result[result.count - 1].lines.append(String(line))
+            }
+        }
+        return result
+    }
+
     /// The path of a fixture file.
     static func fixture(_ name: String) -> String { fixtures + "/" + name }
 
