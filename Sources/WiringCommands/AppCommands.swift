@@ -70,7 +70,7 @@ public struct AppValidateCommand<App: WiringApp>: AsyncParsableCommand {
     public func run() async throws {
         let registry = App.makeRegistry()
         let contexts = options.contexts
-        try await options.run(factoryKeys: Set(registry.keys), argumentSchemas: registry.argumentSchemas, extra: instantiate ? { manifest in
+        try await options.run(factoryKeys: Set(registry.keys), registry: registry, extra: instantiate ? { manifest in
             do {
                 let container = try Container(
                     manifest: manifest, registry: registry,

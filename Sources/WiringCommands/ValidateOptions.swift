@@ -46,26 +46,28 @@ public struct ValidateOptions: ParsableArguments {
     /// Validates every path and prints the result.
     /// - Parameters:
     ///   - factoryKeys: Keys to check factories against (an app's registry); `--catalog` adds to them.
-    ///   - argumentSchemas: What typed factories read, by key (an app's registry); `--catalog` adds to them.
+    ///   - registry: An app's registry: its typed factories' arguments are checked as building a
+    ///     container checks them, without running a factory.
     ///   - extra: More checks for a manifest that validated (an app's `--instantiate`).
     /// - Throws: `ExitCode(1)` when any diagnostic is an error.
-    public func run(factoryKeys: Set<String>? = nil, argumentSchemas: [String: ArgumentSchema] = [:],
+    public func run(factoryKeys: Set<String>? = nil, registry: FactoryRegistry? = nil,
                     extra: ((Manifest) async -> [Diagnostic])? = nil) async throws {
         var keys = factoryKeys
-        var schemas = argumentSchemas
+        var schemas: [String: ArgumentSchema] = [:]
         var reports: [Report] = []
         if let catalog {
             do {
                 let read = try FactoryCatalog(contentsOf: catalog)
                 keys = (keys ?? []).union(read.factories)
-                schemas.merge(read.arguments) { registered, _ in registered }
+                schemas = read.arguments
             } catch {
                 reports.append(Report(path: catalog, manifest: nil, diagnostics: error.diagnostics, contextNames: []))
             }
         }
         let loader = ManifestLoader()
-        let options = ValidationOptions(contexts: contexts, eachContext: allContexts || contexts.isEmpty, factoryKeys: keys,
+        var options = ValidationOptions(contexts: contexts, eachContext: allContexts || contexts.isEmpty, factoryKeys: keys,
                                         argumentSchemas: schemas)
+        options.argumentRegistry = registry
         let validate = { (path: String) in loader.validate(path, options: options) }
         let roots = rootsOnly ? ManifestRoots.roots(among: paths, validate: validate) : nil
         if reports.isEmpty {

@@ -18,6 +18,19 @@ struct PoolArgs: Decodable, Sendable {
     var timeout: Duration?
 }
 
+/// Arguments with a check of their own, which only decoding them finds.
+struct WindowArgs: Decodable, Sendable {
+    var low: Int
+    var high: Int
+    enum CodingKeys: String, CodingKey { case low, high }
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        low = try container.decode(Int.self, forKey: .low)
+        high = try container.decode(Int.self, forKey: .high)
+        guard low <= high else { throw DecodingError.dataCorruptedError(forKey: .high, in: container, debugDescription: "high below low") }
+    }
+}
+
 final class Pool: Sendable {
     let args: PoolArgs
     init(_ args: PoolArgs) { self.args = args }
@@ -34,6 +47,7 @@ enum ContextApp: WiringApp {
         registry.factory("banner") { r in try r.arg("text", as: String.self) }
         registry.factory("greeters") { r in try r.arg("all", as: [Greeter].self) }
         registry.factory("pool", args: PoolArgs.self) { _, args in Pool(args) }
+        registry.factory("window", args: WindowArgs.self) { _, args in args.high - args.low }
         registry.factory("audit") { _ -> String in
             struct AuditUnavailable: Error, CustomStringConvertible { var description: String { "audit log is read-only" } }
             throw AuditUnavailable()

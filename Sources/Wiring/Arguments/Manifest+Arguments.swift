@@ -3,27 +3,47 @@ extension Manifest {
     /// (services, their named variants with their arguments laid over the service's, and
     /// decorators), each at its position; `${VAR}` read from `environment`, where set.
     ///
-    /// What ``Container``'s build reports for typed factories, without a registry: `validate`
-    /// runs it with the schemas of an app's registry or of a ``FactoryCatalog``.
+    /// What ``Container``'s build reports for typed factories, without their code: `validate`
+    /// runs it with the schemas of a ``FactoryCatalog``.
     package func argumentDiagnostics(schemas: [String: ArgumentSchema], environment: [String: String]) -> [Diagnostic] {
         guard !schemas.isEmpty else { return [] }
+        return argumentDiagnostics(environment: environment) { fill, args, owner, location, factoryKey, _ in
+            schemas[factoryKey].map { fill.check(args, of: owner, at: location, factoryKey: factoryKey, against: $0) }
+        }
+    }
+
+    /// Every problem of the arguments of the services whose factory `registry` registers with
+    /// `args:`, as building a ``Container`` reports them: checked and decoded (a type's own
+    /// errors too), without running a factory. What an app's `validate` runs.
+    package func argumentDiagnostics(registry: FactoryRegistry, environment: [String: String]) -> [Diagnostic] {
+        let entries = registry.snapshot.entries
+        guard entries.values.contains(where: { $0.arguments != nil }) else { return [] }
+        return argumentDiagnostics(environment: environment) { fill, args, owner, location, factoryKey, reported in
+            entries[factoryKey]?.arguments.map {
+                fill.decode(args, of: owner, at: location, factoryKey: factoryKey, as: $0, reported: reported).1
+            }
+        }
+    }
+
+    /// The problems `check` finds in each service's and named variant's arguments (`nil`: its
+    /// factory is not typed), a variant's less what its service reported.
+    private func argumentDiagnostics(
+        environment: [String: String],
+        check: (ArgumentFill, ManifestMap?, String, SourceLocation, String, [Diagnostic]) -> [Diagnostic]?
+    ) -> [Diagnostic] {
         var values = ValueResolver(manifest: self, environment: environment)
         values.resolveParameters()
         let fill = ArgumentFill(values)
         var diagnostics: [Diagnostic] = []
         for service in services where service.hasFactory {
-            var reported: [Diagnostic] = []
-            if let schema = schemas[service.factoryKey] {
-                reported = fill.check(service.args, of: service.key, at: service.location, factoryKey: service.factoryKey, against: schema)
-                diagnostics += reported
-            }
+            let reported = check(fill, service.args, service.key, service.location, service.factoryKey, []) ?? []
+            diagnostics += reported
+            guard service.decorates == nil else { continue }
             for variant in service.names {
                 let factoryKey = variant.factory?.value ?? service.factoryKey
-                guard let schema = schemas[factoryKey], service.decorates == nil else { continue }
                 let args = variant.args.map { (service.args ?? ManifestMap([], at: variant.location)).overlaid(by: $0) } ?? service.args
-                diagnostics += ArgumentFill.excludingInherited(
-                    fill.check(args, of: "\(service.key)[\(variant.name)]", at: variant.location, factoryKey: factoryKey, against: schema),
-                    reported: reported)
+                let found = check(fill, args, "\(service.key)[\(variant.name)]", variant.location, factoryKey, reported) ?? []
+                diagnostics += ArgumentFill.excludingInherited(found, reported: reported)
             }
         }
         return diagnostics

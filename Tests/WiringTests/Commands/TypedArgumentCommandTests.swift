@@ -59,6 +59,15 @@ struct TypedArgumentCommandTests {
         #expect(try BinaryRunner.run("EmbeddedTool", ["validate", good]).status == 0)
     }
 
+    @Test func anAppsValidateDecodesAsAContainerDoes() throws {
+        // A type's own check is found by decoding: the app's validate does, a catalog cannot.
+        let fixture = "Tests/WiringTests/Fixtures/typed-args/own-check.yaml"
+        let output = try BinaryRunner.run("EmbeddedTool", ["validate", fixture])
+        #expect(output.status == 1)
+        #expect(Self.errors(output) == ["\(fixture):3:52: error: service Window: argument 'high': high below low"])
+        #expect(try BinaryRunner.run("wiring", ["validate", fixture, "--catalog", try catalogFile()]).status == 0)
+    }
+
     @Test func theSchemaWithACatalogTypesEachServicesArgsForEditors() throws {
         let schema = try BinaryRunner.run("wiring", ["schema", "--catalog", try catalogFile()])
         #expect(schema.status == 0)

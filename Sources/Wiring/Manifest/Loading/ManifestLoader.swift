@@ -64,11 +64,11 @@ public struct ManifestLoader: Sendable {
     /// every context checked alone, against the factory keys an app registers.
     public func validate(_ path: String, options: ValidationOptions) -> ManifestValidation {
         finishCheck(read(path), eachContext: options.eachContext, applying: options.contexts, factoryKeys: options.factoryKeys,
-                    argumentSchemas: options.argumentSchemas)
+                    arguments: options.arguments)
     }
 
     /// What reading and assembling the files produced, before the checks that span the
-    /// manifest: ``finishCheck(_:eachContext:applying:factoryKeys:argumentSchemas:)`` makes those.
+    /// manifest: ``finishCheck(_:eachContext:applying:factoryKeys:arguments:)`` makes those.
     struct ReadManifest: Sendable {
         /// The manifest as assembled, not yet validated.
         let manifest: Manifest
@@ -94,7 +94,7 @@ public struct ManifestLoader: Sendable {
     /// The checks of a read manifest, and its diagnostics in order, each with its source line.
     func finishCheck(
         _ read: ReadManifest, eachContext: Bool, applying contexts: [String] = [], factoryKeys: Set<String>? = nil,
-        argumentSchemas: [String: ArgumentSchema] = [:]
+        arguments checkArguments: (Manifest, [String: String]) -> [Diagnostic] = { _, _ in [] }
     ) -> ManifestValidation {
         let manifest = read.manifest
         var diagnostics = read.diagnostics
@@ -110,15 +110,14 @@ public struct ManifestLoader: Sendable {
             // Warnings a context brings into the declared graph (a captive dependency through a
             // reference it adds), and problems of the arguments it sets, are reported with it;
             // those of the manifest as written, once.
-            let arguments = manifest.argumentDiagnostics(schemas: argumentSchemas, environment: environment)
+            let arguments = checkArguments(manifest, environment)
             diagnostics += arguments
             let seen = Set(diagnostics.map { "\($0.location.map(String.init(describing:)) ?? ""): \($0.message)" })
             func check(_ names: [String]) {
                 do {
                     let applied = try manifest.applying(contexts: names)
                     let found = ReferenceChecks(manifest: applied).diagnostics().filter { $0.severity == .warning }
-                        + ArgumentFill.excludingInherited(applied.argumentDiagnostics(schemas: argumentSchemas, environment: environment),
-                                                          reported: arguments)
+                        + ArgumentFill.excludingInherited(checkArguments(applied, environment), reported: arguments)
                     for var diagnostic in found {
                         guard !seen.contains("\(diagnostic.location.map(String.init(describing:)) ?? ""): \(diagnostic.message)") else { continue }
                         diagnostic.context = names.joined(separator: ",")
@@ -169,6 +168,20 @@ public struct ValidationOptions: Sendable {
     /// What typed factories read (from an app's registry or a ``FactoryCatalog``), by factory
     /// key: every service's `args` are checked against their factory's, at their positions.
     public var argumentSchemas: [String: ArgumentSchema]
+    /// An app's registry, whose typed factories' arguments are checked as a container checks
+    /// them (decoded, without running a factory); `argumentSchemas` for the keys it lacks.
+    package var argumentRegistry: FactoryRegistry?
+
+    /// The argument checks these options ask for.
+    var arguments: (Manifest, [String: String]) -> [Diagnostic] {
+        let (schemas, registry) = (argumentSchemas, argumentRegistry)
+        return { manifest, environment in
+            guard let registry else { return manifest.argumentDiagnostics(schemas: schemas, environment: environment) }
+            let others = schemas.filter { registry.entry($0.key)?.arguments == nil }
+            return manifest.argumentDiagnostics(registry: registry, environment: environment)
+                + manifest.argumentDiagnostics(schemas: others, environment: environment)
+        }
+    }
 
     /// Creates options; by default every context is checked alone, and factory keys and
     /// arguments are not.
