@@ -8,9 +8,9 @@
 /// reports the variable; `validate` warns of it).
 final class ArgumentFill {
     private var values: ValueResolver
-    /// Of the arguments read last: the template each filled-in value was written as, by where
-    /// it is written, for messages that name the variables it read.
-    private var templates: [SourceLocation: StringTemplate] = [:]
+    /// Of the arguments read last: the template each filled-in value was written as, and where,
+    /// for messages that name the variables it read (a list: only a message looks one up).
+    private var templates: [(location: SourceLocation, template: StringTemplate)] = []
     /// Of the arguments read last: where a value could not be filled in.
     private(set) var passedOver: Set<SourceLocation> = []
 
@@ -21,7 +21,7 @@ final class ArgumentFill {
     /// `map` read into built values, references filled in (a value that cannot be is `null`,
     /// and listed in ``passedOver``).
     func read(_ map: ManifestMap) -> ManifestMap {
-        templates = [:]
+        templates = []
         passedOver = []
         return readEntries(map)
     }
@@ -39,7 +39,7 @@ final class ArgumentFill {
                 passedOver.insert(value.location)
                 return ManifestValue(.null, at: value.location)
             }
-            templates[value.location] = template
+            templates.append((value.location, template))
             return values.resolve(value, kind: kind).built
         case .list(let elements):
             return ManifestValue(.list(elements.map(read)), at: value.location, isSecret: value.isSecret, isInterpolated: false)
@@ -55,7 +55,7 @@ final class ArgumentFill {
     func environmentVariables(at location: SourceLocation) -> [String] {
         var found: [String] = []
         var seenParameters: Set<String> = []
-        var pending = templates[location].map { [$0] } ?? []
+        var pending = templates.first { $0.location == location }.map { [$0.template] } ?? []
         while let template = pending.popLast() {
             for part in template.parts {
                 switch part {
