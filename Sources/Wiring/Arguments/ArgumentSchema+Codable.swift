@@ -14,6 +14,7 @@ extension ArgumentSchema: Codable {
         case type, swiftType, minimum, maximum, cases, element, value, fields, reason
     }
 
+    /// Reads a schema as a catalog writes it.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let kind = try container.decode(String.self, forKey: .type)
@@ -39,6 +40,7 @@ extension ArgumentSchema: Codable {
         }
     }
 
+    /// Writes the schema as a catalog holds it.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
@@ -85,6 +87,7 @@ extension ArgumentField: Codable {
         case name, required, schema
     }
 
+    /// Reads a field as a catalog writes it: `{"name", "required", "schema"}`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(name: try container.decode(String.self, forKey: .name),
@@ -92,6 +95,7 @@ extension ArgumentField: Codable {
                   isRequired: try container.decodeIfPresent(Bool.self, forKey: .required) ?? false)
     }
 
+    /// Writes the field as a catalog holds it.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)

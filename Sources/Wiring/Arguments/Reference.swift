@@ -17,6 +17,10 @@
 /// factory awaits it. Building the container checks that the manifest writes a reference
 /// there; that the service exists, and cycles and captive dependencies, are checked as for any
 /// `!service` argument.
+///
+/// A custom `init(from:)` may decode a `Reference` but must not read its `wrappedValue`: the
+/// container decodes the arguments once, with a placeholder where each service will be, and
+/// deriving the type's schema does the same. Read it in the factory.
 @propertyWrapper
 public struct Reference<Value>: Decodable {
     /// The instance, boxed (a ``ReferenceBox``): one reference in the arguments' layout, which

@@ -51,6 +51,7 @@ public struct FactoryCatalog: Sendable, Codable, Equatable {
     }
 
     /// Reads a catalog; `arguments` is empty in a version 1 catalog.
+    /// - Throws: A decoding error when the JSON is not a catalog.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)
