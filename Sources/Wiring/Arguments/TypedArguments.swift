@@ -3,8 +3,6 @@ import Synchronization
 /// What a factory registered with `args:` reads: its arguments type, how to decode it, and
 /// its schema, derived the first time something asks (a container's build, a catalog).
 package final class TypedArguments: Sendable {
-    /// The arguments type's name, for messages.
-    package let typeName: String
     private let decodeArguments: @Sendable (ManifestMap, (any ReferenceSource)?) throws -> DecodedArguments
     private let planArguments: @Sendable (ManifestMap) throws -> DecodedArguments?
     private let deriveSchema: @Sendable () -> ArgumentSchema
@@ -16,7 +14,6 @@ package final class TypedArguments: Sendable {
     }
 
     init<A: Decodable & Sendable>(_ type: A.Type) {
-        typeName = String(describing: A.self)
         decodeArguments = { map, references in
             DecodedArguments(try ArgumentDecoder.decode(A.self, from: map, references: references))
         }
