@@ -207,6 +207,23 @@ struct TypedArgumentDecodingTests {
         #expect(hidden == ["m.yaml:5:22: error: service Flavour: argument 'flavour': the value (not shown) cannot be read as FlavourArgs"])
     }
 
+    @Test func manyBadValuesFromTheEnvironmentAreReportedInTimeThatGrowsWithThem() throws {
+        // Each message names the variable its value read: looked up in a list, 40,000 of them
+        // took quadratic time.
+        let count = 40_000
+        let values = Array(repeating: "\"${PORT}\"", count: count).joined(separator: ", ")
+        let started = ContinuousClock.now
+        let errors = try Self.buildErrors("""
+            services:
+              Server:
+                factory: server
+                args: { host: "https://a", upstreams: [], headers: {}, retries: 1, ratio: 1, verbose: true, idle: 1, levels: [\(values)] }
+            """, environment: ["PORT": "eighty"])
+        #expect(errors.count == count)
+        #expect(errors.first?.hasSuffix("is not a case of Level (debug, info, error)") == true, "\(errors.first ?? "")")
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
     @Test func aRecursiveTypeEndsWhereItRepeats() {
         struct Node: Decodable, Sendable {
             var name: String
