@@ -239,12 +239,21 @@ private struct ArgumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPro
     let map: ManifestMap
     /// The entries, read once: each key is looked up among them.
     let entries: [ManifestMap.Entry]
+    /// Where each key is, for a mapping too large to scan at each lookup: a type that reads every
+    /// key it finds (a dictionary of structs) looks each one up.
+    private let positions: [String: Int]?
     var codingPath: [any CodingKey] { decoder.codingPath }
+
+    /// The most entries looked up by scanning them.
+    private static var scannedEntries: Int { 16 }
 
     init(decoder: ArgumentDecoder, map: ManifestMap) {
         self.decoder = decoder
         self.map = map
-        entries = map.entries
+        let entries = map.entries
+        self.entries = entries
+        positions = entries.count > Self.scannedEntries
+            ? Dictionary(entries.indices.map { (entries[$0].key, $0) }) { first, _ in first } : nil
     }
 
     var allKeys: [Key] { entries.compactMap { Key(stringValue: $0.key) } }
@@ -253,6 +262,7 @@ private struct ArgumentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPro
 
     private func value(_ key: Key) -> ManifestValue? {
         let name = key.stringValue
+        if let positions { return positions[name].map { entries[$0].value } }
         return entries.first { $0.key == name }?.value
     }
 
