@@ -73,17 +73,7 @@ struct ArgumentChecker {
             return "environment variable\(variables.count == 1 ? "" : "s") " + variables.map { "'\($0)'" }.joined(separator: ", ")
         }
         func mismatch(_ expected: String) {
-            var found = value.kindDescription
-            if value.isSecret {
-                if let source { found += " from \(source)" }
-            } else {
-                switch kind {
-                case .string(let text): found += " '\(text)'"
-                case .int, .double, .bool: found += " (\(value.description))"
-                default: break
-                }
-            }
-            report(subject, "expected \(expected), found \(found)", path: path, at: value.location)
+            report(subject, "expected \(expected), found \(value.foundDescription(source: source))", path: path, at: value.location)
         }
         // A reference belongs only where the type reads one, and nowhere else.
         switch kind {

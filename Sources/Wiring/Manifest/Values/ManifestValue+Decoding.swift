@@ -32,16 +32,20 @@ extension ManifestValue {
 
     /// The error for a value that is not of the expected type.
     public func mismatch<T: ManifestDecodable>(_ type: T.Type) -> ManifestError {
-        var found = kindDescription
-        if !isSecret {
-            switch kind {
-            case .string(let text): found += " '\(text)'"
-            case .template(let template): found += " '\(template.source)'"
-            case .int, .double, .bool: found += " (\(description))"
-            default: break
-            }
+        ManifestError("expected \(T.manifestTypeDescription), found \(foundDescription())", at: location)
+    }
+
+    /// What a message says was found: the kind, and the value unless it is secret. For a secret
+    /// value, `source` (the environment variable it came from), when known, instead.
+    func foundDescription(source: String? = nil) -> String {
+        let found = kindDescription
+        if isSecret { return source.map { "\(found) from \($0)" } ?? found }
+        switch kind {
+        case .string(let text): return "\(found) '\(text)'"
+        case .template(let template): return "\(found) '\(template.source)'"
+        case .int, .double, .bool: return "\(found) (\(description))"
+        default: return found
         }
-        return ManifestError("expected \(T.manifestTypeDescription), found \(found)", at: location)
     }
 
     fileprivate var interpolatedText: String? {
