@@ -210,11 +210,13 @@ private struct ServiceBinder {
     /// `problems` holds what was reported for the service when checking a named variant's
     /// arguments, which are not reported again; on return, what this check reported.
     private mutating func decodedArguments(
-        _ args: ManifestMap?, of owner: String, at location: SourceLocation, factoryKey: String, factory: FactoryRegistry.Entry,
-        problems: inout [Diagnostic]
+        _ args: @autoclosure () -> ManifestMap?, of owner: @autoclosure () -> String, at location: SourceLocation, factoryKey: String,
+        factory: FactoryRegistry.Entry, problems: inout [Diagnostic]
     ) -> DecodedArguments? {
+        // Nothing is made for a factory that reads `r.arg`: not a variant's arguments laid over
+        // its service's, not its name.
         guard let typed = factory.arguments else { return nil }
-        let (decoded, diagnostics) = typedArguments.decode(args, of: owner, at: location, factoryKey: factoryKey, as: typed,
+        let (decoded, diagnostics) = typedArguments.decode(args(), of: owner(), at: location, factoryKey: factoryKey, as: typed,
                                                            reported: problems)
         bound.diagnostics += diagnostics
         problems = diagnostics
