@@ -205,7 +205,8 @@ private struct ServiceBinder {
     }
 
     /// For a typed factory: its arguments checked against its schema, every problem reported,
-    /// and decoded once when they hold no reference (those decode at each build).
+    /// and decoded once (a `@Reference` field holds a placeholder each build fills in; see
+    /// ``ReferenceSlot``).
     ///
     /// `problems` holds what was reported for the service when checking a named variant's
     /// arguments, which are not reported again; on return, what this check reported.

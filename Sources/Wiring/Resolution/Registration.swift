@@ -114,7 +114,8 @@ final class Registration: Sendable {
     /// `eager: true`: `start()` builds it.
     let isEager: Bool
     /// Its typed factory's arguments, decoded when the container was built; `nil` for a factory
-    /// that reads `r.arg`, and for arguments that hold a `@Reference` (decoded at each build).
+    /// that reads `r.arg`, and for arguments whose `@Reference` fields could not be placed
+    /// (decoded at each build; see ``ReferenceSlot``).
     let decodedArguments: DecodedArguments?
 
     init(key: String, name: String?, location: SourceLocation, factoryKey: String,
