@@ -8,9 +8,9 @@ import Foundation
 /// manifest's rules: the YAML 1.2 core schema, `${VAR}` and `$(param)` text read as the number,
 /// boolean, duration or URL a field asks for, ``ManifestDecodable`` types read their own way.
 ///
-/// It stops at the first problem, thrown as an ``ArgumentFailure`` at its position: building a
-/// container runs ``ArgumentChecker`` first, which finds every problem the schema can tell, so
-/// that what is left here is what only the type's own `init(from:)` knows.
+/// It stops at the first problem, thrown as an ``ArgumentFailure`` at its position. When
+/// building a container finds one this way, ``ArgumentChecker`` reads the arguments again and
+/// reports every problem the schema can tell (see ``ArgumentFill``).
 struct ArgumentDecoder: Decoder {
     /// The value, built from its kind read once (a stored value decodes its scalar on every
     /// read of its kind).
