@@ -104,9 +104,10 @@ final class ArgumentFill {
         return problems.filter { !seen.contains(problem($0)) }
     }
 
-    /// `args` decoded, when they hold no reference, and checked against `typed`'s schema: what
-    /// a container hands the factory at each build, or every problem. `reported`: what the
-    /// service of a named variant reported, not reported again.
+    /// `args` decoded (with a placeholder in each `@Reference` field, see ``ReferenceSlot``) and
+    /// checked against `typed`'s schema: what a container hands the factory at each build, or
+    /// every problem. `reported`: what the service of a named variant reported, not reported
+    /// again.
     ///
     /// Arguments that decode are only checked for keys no field reads (decoding checked the
     /// rest): the full check runs when decoding fails, to report every problem, not the first.
@@ -116,7 +117,8 @@ final class ArgumentFill {
         let map = read ?? ManifestMap([], at: location)
         let decodable = passedOver.isEmpty
         let holdsReference = args?.holdsServiceReference ?? false
-        if decodable, let decoded = try? (holdsReference ? typed.plan(map) : typed.decode(map, references: nil)) {
+        let decode = { holdsReference ? try typed.plan(map) : try typed.decode(map, references: nil) }
+        if decodable, let decoded = try? decode() {
             let unknown = check(read: read, of: owner, at: location, factoryKey: factoryKey, against: typed.schema, keysOnly: true)
             return unknown.isEmpty ? (decoded, []) : (nil, Self.excludingInherited(unknown, reported: reported))
         }
@@ -124,7 +126,7 @@ final class ArgumentFill {
         let problems = Self.excludingInherited(all, reported: reported)
         guard all.isEmpty, decodable else { return (nil, problems) }
         do {
-            return (try holdsReference ? typed.plan(map) : typed.decode(map, references: nil), [])
+            return (try decode(), [])
         } catch let failure as ArgumentFailure {
             return (nil, [ArgumentChecker.diagnostic(owner: owner, factory: factoryKey, path: failure.path, failure.message, at: failure.location)])
         } catch {

@@ -28,25 +28,31 @@ extension FactoryContext: ReferenceSource {
     private func fill<A>(_ stored: DecodedArguments, as type: A.Type, through source: any ReferenceSource) throws(ResolutionError) -> A {
         do {
             return try stored.filled(A.self, through: source)
-        } catch let error as ResolutionError {
-            throw error
         } catch {
-            throw self.error(.staticArgument(ManifestError("\(error)", at: args.location)), "\(args.location): arguments of service \(serviceKey): \(error)")
+            throw argumentError(error)
         }
     }
 
     private func decodeArguments<A: Decodable & Sendable>(_ type: A.Type, references: any ReferenceSource) throws(ResolutionError) -> A {
         do {
             return try ArgumentDecoder.decode(A.self, from: args, references: references)
-        } catch let error as ResolutionError {
-            throw error
-        } catch let failure as ArgumentFailure {
-            let argument = failure.path.isEmpty ? "arguments" : "argument '\(failure.path)'"
-            throw self.error(.staticArgument(ManifestError(failure.message, at: failure.location)),
-                             "\(failure.location): \(argument) of service \(serviceKey): \(failure.message)")
         } catch {
-            throw self.error(.staticArgument(ManifestError("\(error)", at: args.location)),
-                             "\(args.location): arguments of service \(serviceKey): \(error)")
+            throw argumentError(error)
+        }
+    }
+
+    /// `error`, thrown while the arguments were decoded or filled in, as a resolve throws it.
+    private func argumentError(_ error: any Error) -> ResolutionError {
+        switch error {
+        case let error as ResolutionError:
+            return error
+        case let failure as ArgumentFailure:
+            let argument = failure.path.isEmpty ? "arguments" : "argument '\(failure.path)'"
+            return self.error(.staticArgument(ManifestError(failure.message, at: failure.location)),
+                              "\(failure.location): \(argument) of service \(serviceKey): \(failure.message)")
+        default:
+            return self.error(.staticArgument(ManifestError("\(error)", at: args.location)),
+                              "\(args.location): arguments of service \(serviceKey): \(error)")
         }
     }
 
