@@ -36,7 +36,7 @@ extension Container {
     }
 
     private func startEager() async throws {
-        let eager = registrations.filter(\.isEager)
+        let eager = resolvableRegistrations.filter(\.isEager)
         logger?.info("start: \(eager.count) eager service\(eager.count == 1 ? "" : "s")")
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -64,7 +64,8 @@ extension Container {
     /// depends on it. Each hook runs within its service's `shutdownTimeout:` (or
     /// ``Options/shutdownTimeout``); one that overruns is cancelled and counted as failed.
     /// Then the kept instances are dropped, and resolving throws. A `start()` under way is
-    /// cancelled first. Calling `shutdown()` again does nothing.
+    /// cancelled first, and each child container still alive (see ``child(_:)``) is shut down
+    /// first, the most recent first. Calling `shutdown()` again does nothing.
     ///
     /// - Throws: ``ShutdownError`` with every hook that failed, after all of them ran.
     public func shutdown() async throws {
@@ -84,9 +85,18 @@ extension Container {
             start.cancel()
             _ = try? await start.value
         }
+        // Children first: their instances may hold this container's.
+        var failures: [ShutdownError.Failure] = []
+        for child in children.withLock({ $0.alive }) {
+            do {
+                try await child.shutdown()
+            } catch {
+                failures += (error as? ShutdownError)?.failures ?? []
+            }
+        }
         let records = kept.takeAll()
         logger?.info("shutdown: \(records.count) instance\(records.count == 1 ? "" : "s") with hooks")
-        let failures = await KeptInstances.shutDown(records, defaultTimeout: shutdownTimeout)
+        failures += await KeptInstances.shutDown(records, defaultTimeout: shutdownTimeout)
         reset()
         if !failures.isEmpty {
             let error = ShutdownError(failures: failures)

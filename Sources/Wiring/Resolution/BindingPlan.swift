@@ -83,6 +83,9 @@ struct BoundServices {
     var usedFactories: [Bool]
     /// How many registrations are `scoped`: each has its place in a scope's table.
     var scopedCount = 0
+    /// How many registrations the container keeps: each has its place in a child container's
+    /// table of slots.
+    var keptCount = 0
 }
 
 /// Binds services, collecting what it finds into a ``BoundServices``.
@@ -256,12 +259,17 @@ private struct ServiceBinder {
         case .scoped:
             defer { bound.scopedCount += 1 }
             return .scoped(place: bound.scopedCount)
-        case .singleton: return .kept(timeToLive: nil, weakly: false, slot: InstanceSlot())
-        case .shared: return .kept(timeToLive: nil, weakly: true, slot: InstanceSlot())
-        case .cached: return .kept(timeToLive: timeToLive, weakly: false, slot: InstanceSlot())
+        case .singleton: return kept(timeToLive: nil, weakly: false)
+        case .shared: return kept(timeToLive: nil, weakly: true)
+        case .cached: return kept(timeToLive: timeToLive, weakly: false)
         case nil:
             let custom = plan.manifest.customScopes.first { $0.name == scope.name }
-            return .kept(timeToLive: timeToLive ?? custom?.timeToLive?.value, weakly: false, slot: InstanceSlot())
+            return kept(timeToLive: timeToLive ?? custom?.timeToLive?.value, weakly: false)
         }
+    }
+
+    private mutating func kept(timeToLive: Duration?, weakly: Bool) -> Keeping {
+        defer { bound.keptCount += 1 }
+        return .kept(timeToLive: timeToLive, weakly: weakly, slot: InstanceSlot(), place: bound.keptCount)
     }
 }

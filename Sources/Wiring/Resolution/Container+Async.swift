@@ -87,7 +87,7 @@ extension Container {
     }
 
     func resolveAsync(key: String, name: String?, arguments: Arguments, from state: ResolutionState) async throws -> Any {
-        guard let target = targets[key] else { throw unknownService(key, state: state) }
+        guard let target = target(key: key) else { throw unknownService(key, state: state) }
         let registration = try registration(in: target, name: name, state: state)
         if state.path.isEmpty { try checkOpen(registration) }
         return try await dependencyAsync(registration, arguments: arguments, from: state)
@@ -125,7 +125,8 @@ extension Container {
         guard registration.isAsync else { return try synchronousInstance(of: registration, arguments: arguments, from: parent) }
         var hooks: [KeptInstances.Hook] = []
         switch registration.keeping {
-        case .kept(let timeToLive, let weakly, let slot):
+        case .kept(let timeToLive, let weakly, let own, let place):
+            let slot = keptSlot(own, at: place)
             if let instance = slot.current(now: Expiry.now(now, expiring: timeToLive)) { return instance }
             return try await buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: .container(kept)),
                                        arguments: arguments, from: parent)
@@ -162,7 +163,7 @@ extension Container {
     /// The instance `registration` keeps for a resolution from `state`, if it is built.
     private func currentInstance(of registration: Registration, from state: ResolutionState) throws(ResolutionError) -> Any? {
         switch registration.keeping {
-        case .kept(let timeToLive, _, let slot): return slot.current(now: Expiry.now(now, expiring: timeToLive))
+        case .kept(let timeToLive, _, let slot, let place): return keptSlot(slot, at: place).current(now: Expiry.now(now, expiring: timeToLive))
         case .scoped(let place): return try scopeSlot(of: registration, at: place, state: state).current(now: nil)
         case .graph, .unique: return nil
         }

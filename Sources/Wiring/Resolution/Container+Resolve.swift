@@ -139,11 +139,11 @@ extension Container {
         switch registration.keeping {
         case .scoped(let place) where usesFastDependencyPath:
             return try buildScopedDependency(registration, at: place, state: state)
-        case .kept(nil, false, let slot):
+        case .kept(nil, false, let slot, let place):
             // A built singleton, read from its slot without the general path's frames: a
             // request's store (the notes server's request touches 552 → 532 cache lines with
             // cold caches; `WiringBenchmarks --profile-requests N served cold`).
-            return slot.current(now: nil)
+            return keptSlot(slot, at: place).current(now: nil)
         case .unique:
             return try produceNested(registration, state: state)
         case .graph:
@@ -205,8 +205,8 @@ extension Container {
     /// Resolves with a trace line: service, scope, whether the instance was kept or built, time.
     private func traced(_ registration: Registration, arguments: Arguments, state: ResolutionState?, logger: Logger) throws(ResolutionError) -> Any {
         var kept = false
-        if case .kept(let timeToLive, _, let slot) = registration.keeping {
-            kept = slot.current(now: Expiry.now(now, expiring: timeToLive)) != nil
+        if case .kept(let timeToLive, _, let slot, let place) = registration.keeping {
+            kept = keptSlot(slot, at: place).current(now: Expiry.now(now, expiring: timeToLive)) != nil
         }
         let start = ContinuousClock.now
         let instance = try self.instance(of: registration, arguments: arguments, state: state)
@@ -217,7 +217,7 @@ extension Container {
     }
 
     func resolve(key: String, name: String?, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
-        guard let target = targets[key] else { throw unknownService(key, state: state) }
+        guard let target = target(key: key) else { throw unknownService(key, state: state) }
         let registration = try registration(in: target, name: name, state: state)
         if edgeRecorder != nil { recordEdge(to: registration, state: state) }
         return try instance(of: registration, arguments: arguments, state: state)
@@ -257,7 +257,7 @@ extension Container {
         case .undeclared: return nil
         case .unknown: break
         }
-        let found = targets[String(reflecting: type)] ?? targets[String(describing: type)]
+        let found = target(key: String(reflecting: type)) ?? target(key: String(describing: type))
         targetTable.insert(id, found)
         return found
     }

@@ -48,8 +48,8 @@ extension Container {
 
     func instance(of registration: Registration, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
         if let state { return try instance(of: registration, arguments: arguments, in: state) }
-        if case .kept(let timeToLive, _, let slot) = registration.keeping,
-           let instance = slot.current(now: Expiry.now(now, expiring: timeToLive)) {
+        if case .kept(let timeToLive, _, let slot, let place) = registration.keeping,
+           let instance = keptSlot(slot, at: place).current(now: Expiry.now(now, expiring: timeToLive)) {
             return instance
         }
         try checkOpen(registration)
@@ -60,7 +60,8 @@ extension Container {
 
     func instance(of registration: Registration, arguments: Arguments, in state: ResolutionState) throws(ResolutionError) -> Any {
         switch registration.keeping {
-        case .kept(let timeToLive, let weakly, let slot):
+        case .kept(let timeToLive, let weakly, let own, let place):
+            let slot = keptSlot(own, at: place)
             if let instance = slot.current(now: Expiry.now(now, expiring: timeToLive)) { return instance }
             return try buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: .container(kept)),
                                  arguments: arguments, state: state)
@@ -297,8 +298,8 @@ extension Container {
     /// Slots first, then the type cache: a resolve that read an old instance from a slot began
     /// before the generation moved on, so it cannot cache that instance again.
     private func reset(where matches: (Registration) -> Bool) {
-        for registration in registrations where matches(registration) {
-            if case .kept(_, _, let slot) = registration.keeping { slot.reset() }
+        for registration in resolvableRegistrations where matches(registration) {
+            if case .kept(_, _, let slot, let place) = registration.keeping { keptSlot(slot, at: place).reset() }
         }
         typeCache.write { cache in
             cache.generation += 1

@@ -30,7 +30,9 @@ extension Container {
 
     /// The registrations tagged `tag`, in manifest order.
     func tagged(_ tag: String) -> [Registration] {
-        taggedRegistrations[tag] ?? []
+        let tagged = taggedRegistrations[tag] ?? []
+        guard let lineage, !lineage.substitutes.isEmpty else { return tagged }
+        return tagged.map { lineage.substitutes.substitute($0) }
     }
 
     /// Every tag of the container's services.

@@ -89,8 +89,20 @@ public final class Container: Sendable {
     let edgeRecorder: Locked<Set<ResolvedEdge>>?
     /// How many registrations are `scoped`: what a scope's table is sized for.
     let scopedCount: Int
+    /// How many registrations the container keeps (singleton, cached, shared, custom scopes):
+    /// what a child's table of slots is sized for.
+    let keptCount: Int
     /// The registrations with each tag, in manifest order.
     let taggedRegistrations: [String: [Registration]]
+    /// For a child container: its parent, what it resolves instead of its parent's
+    /// registrations, and what it adds; `nil` for a container built from a manifest.
+    let lineage: Lineage?
+    /// For a child container, the slots of the registrations it keeps, by place: a child keeps
+    /// its own instances (see ``keptSlot(_:at:)``). `nil` for a container built from a manifest,
+    /// whose registrations hold their own slots.
+    let ownSlots: SlotTable?
+    /// The children made with ``child(fileID:line:_:)`` still alive: shut down with this one.
+    let children = Locked(Children())
 
     struct TypeCache {
         /// Kept instances that never expire, by the type they were resolved as.
@@ -175,13 +187,46 @@ public final class Container: Sendable {
             for tag in registration.tags { tagged[tag, default: []].append(registration) }
         }
         taggedRegistrations = tagged
-        scopedCount = bound.registrations.reduce(0) { count, registration in
-            if case .scoped = registration.keeping { return count + 1 }
-            return count
+        var scoped = 0, kept = 0
+        for registration in bound.registrations {
+            switch registration.keeping {
+            case .scoped: scoped += 1
+            case .kept: kept += 1
+            case .unique, .graph: break
+            }
         }
+        scopedCount = scoped
+        keptCount = kept
+        lineage = nil
+        ownSlots = nil
         logger = options.logger
         traceLogger = options.logger.flatMap { $0.logLevel <= .trace ? $0 : nil }
         options.logger?.info("\(contextSummary)")
+    }
+
+    /// A child of `parent`, resolving through `lineage`: it shares its parent's manifest and
+    /// bound table, and keeps its own instances.
+    init(childOf parent: Container, lineage: Lineage, slots: SlotTable, keptCount: Int, scopedCount: Int) {
+        manifest = parent.manifest
+        activeContexts = parent.activeContexts
+        diagnostics = parent.diagnostics
+        targets = parent.targets
+        registrations = parent.registrations
+        taggedRegistrations = parent.taggedRegistrations
+        now = parent.now
+        shutdownTimeout = parent.shutdownTimeout
+        edgeRecorder = parent.edgeRecorder == nil ? nil : Locked([])
+        usesFastDependencyPath = parent.usesFastDependencyPath
+        logger = parent.logger
+        traceLogger = parent.traceLogger
+        self.scopedCount = scopedCount
+        self.keptCount = keptCount
+        self.lineage = lineage
+        ownSlots = slots
+    }
+
+    deinit {
+        if let lineage { lineage.parent.children.withLock { $0.remove(lineage.number) } }
     }
 
     /// `contexts: staging (WIRING_CONTEXT), test (automatic)`, or `contexts: none`.

@@ -14,7 +14,8 @@ struct LazyArguments: ~Copyable, Sendable {
     /// A named variant's own arguments, laid over `base` key by key (boxed: most registrations
     /// have none, and then it costs one word).
     private let overrides: Overrides?
-    private let values: ArgumentValues
+    /// `nil` for arguments filled in already.
+    private let values: ArgumentValues?
     private let filled = AtomicLazyReference<Filled>()
 
     private final class Overrides: Sendable {
@@ -33,9 +34,19 @@ struct LazyArguments: ~Copyable, Sendable {
         self.values = values
     }
 
+    /// Arguments whose references are filled in already: a child container's replacement of a
+    /// registration reads its original's.
+    init(filled map: ManifestMap) {
+        base = map
+        overrides = nil
+        values = nil
+        _ = filled.storeIfNil(Filled(map))
+    }
+
     /// The arguments, references filled in (once; racing threads agree on one result).
     var map: ManifestMap {
         if let filled = filled.load() { return filled.map }
+        guard let values else { return base }
         var map = values.fill(base)
         if let overrides { map = map.overlaid(by: values.fill(overrides.map)) }
         return filled.storeIfNil(Filled(map)).map

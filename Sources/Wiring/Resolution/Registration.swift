@@ -5,7 +5,8 @@ import Synchronization
 /// lookup of the service by its key on every read (which made three declared dependencies
 /// cost 4.3× three resolved in code).
 final class ReferenceTable: Sendable {
-    /// Targets not counted: the container holds every registration.
+    /// Targets not counted: the container holds every registration. Found in the table bound
+    /// from the manifest, which a child container shares: each child substitutes its own.
     private let entries: [(key: String, target: Unmanaged<Registration>)]
 
     init(_ args: ManifestMap, container: Container) {
@@ -35,8 +36,10 @@ enum Keeping: Sendable {
     case graph
     /// Kept by each ``ContainerScope``, in the slot at `place` of its table.
     case scoped(place: Int)
-    /// Kept in `slot`: only the scopes that keep an instance have one.
-    case kept(timeToLive: Duration?, weakly: Bool, slot: InstanceSlot)
+    /// Kept in `slot` by the container that bound it; a child container keeps it in the slot at
+    /// `place` of its own table (see ``Container/keptSlot(_:at:)``). Only the scopes that keep
+    /// an instance have one.
+    case kept(timeToLive: Duration?, weakly: Bool, slot: InstanceSlot, place: Int)
 }
 
 /// A factory of a decorator, applied around the instance of the service it decorates.
@@ -146,12 +149,14 @@ final class Registration: Sendable {
     }
 
     /// The registration the top-level argument `key` refers to with `!service`, if it does and
-    /// `container` declares it.
+    /// `container` declares it: the one `container` resolves, which a child container may
+    /// replace.
     func referencedRegistration(_ key: String, in container: Container) -> Unmanaged<Registration>? {
         // Borrowed: the registration keeps its table.
         let table = referenceTable.loadUnmanaged()
             ?? Unmanaged.passUnretained(referenceTable.storeIfNil(ReferenceTable(args, container: container)))
-        return table._withUnsafeGuaranteedRef { $0[key] }
+        guard let found = table._withUnsafeGuaranteedRef({ $0[key] }) else { return nil }
+        return container.substituted(found)
     }
 
     /// The key of the factory of `step` (-1: the service's own).
@@ -165,7 +170,7 @@ final class Registration: Sendable {
     /// Whether its instance, once built, is kept for good: the container then caches it by the
     /// type it is resolved as.
     var isCachedByType: Bool {
-        if case .kept(nil, false, _) = keeping { return true }
+        if case .kept(nil, false, _, _) = keeping { return true }
         return false
     }
 }

@@ -32,6 +32,10 @@ struct TargetMap: Sendable {
         return place < byPosition.count ? byPosition[place] : gathered[place - byPosition.count]
     }
 
+    /// The targets of types that several entries gather: a child container replaces a
+    /// registration in each that holds it.
+    var gatheredTargets: [ResolutionTarget] { gathered }
+
     /// Every name that resolves to something, for suggestions.
     var keys: [String] {
         positions.compactMap { byPosition[$0.value] == nil ? nil : $0.key.text } + aliases.keys.map(\.text)

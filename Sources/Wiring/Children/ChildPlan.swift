@@ -1,0 +1,221 @@
+/// A child container's overrides checked against its parent, and what the child is made of:
+/// the registrations it resolves instead of its parent's, and the ones it adds.
+///
+/// Every change is looked up as the parent resolves it, so that a grandchild overrides what
+/// its parent resolves. The work is the changes' own: a lookup each, and for a shared service,
+/// a walk of the declared references it reaches.
+struct ChildPlan {
+    typealias Change = Container.Overrides.Change
+
+    let parent: Container
+    private(set) var problems: [Diagnostic] = []
+    /// The parent's substitutions, then this child's.
+    private(set) var substitutes: [ObjectIdentifier: (original: Registration, replacement: Registration)]
+    private(set) var keptCount: Int
+    private(set) var scopedCount: Int
+    /// The services the parent's lineage added (a replacement in place of each this child
+    /// replaces), and their targets by key.
+    private var inherited: [Registration]
+    private var added: [String: ResolutionTarget]
+    /// The services this child adds: their keys, and a registration once the child's slots exist.
+    private var adding: [(keys: [String], make: (SlotTable) -> Registration)] = []
+    /// What this child changes, by the registration it changes (its parent's, or the root's it
+    /// replaces), with where.
+    private var changed: [ObjectIdentifier: Change] = [:]
+    private var shares: [(shared: Registration, change: Change)] = []
+
+    init(parent: Container) {
+        self.parent = parent
+        substitutes = parent.lineage?.replaced ?? [:]
+        inherited = parent.lineage?.addedRegistrations ?? []
+        added = parent.lineage?.added ?? [:]
+        keptCount = parent.keptCount
+        scopedCount = parent.scopedCount
+    }
+
+    mutating func apply(_ change: Change) {
+        switch change.kind {
+        case .add(let entry, let scope): add(change, entry: entry, scope: scope)
+        case .override, .share: replace(change)
+        }
+    }
+
+    // MARK: - Replacing
+
+    private mutating func replace(_ change: Change) {
+        guard let registration = registration(for: change) else { return }
+        let original = parent.lineage?.original(of: registration) ?? registration
+        let id = ObjectIdentifier(original)
+        if let earlier = changed[id] {
+            problems.append(.error("\(shown(original)) is changed twice in this child", at: change.location,
+                                   notes: [Diagnostic.Note("first changed here", at: earlier.location)]))
+            return
+        }
+        changed[id] = change
+        let replacement: Registration
+        switch change.kind {
+        case .override(let entry, let decorated):
+            replacement = Registration(replacing: original, factory: entry, factoryKey: "override at \(change.location)", decorated: decorated)
+        case .share:
+            replacement = Registration(sharing: original, from: parent)
+            shares.append((original, change))
+        case .add:
+            return
+        }
+        if let index = inherited.firstIndex(where: { $0 === original }) {
+            // A service an ancestor added: replaced where it was added.
+            inherited[index] = replacement
+            for (key, target) in added where target.unnamed === original {
+                added[key] = ResolutionTarget(serviceKey: target.serviceKey, unnamed: replacement, named: [:])
+            }
+        } else {
+            substitutes[id] = (original, replacement)
+        }
+    }
+
+    /// The registration the parent resolves for what `change` names, or `nil` with the problem.
+    private mutating func registration(for change: Change) -> Registration? {
+        let found: ResolutionTarget? = switch change.subject {
+        case .type(let type): parent.target(for: type)
+        case .key(let key): parent.target(key: key)
+        }
+        guard let target = found else {
+            let shown = change.subject.shown
+            let candidates = parent.targets.keys + added.keys
+            problems.append(.error(
+                "\(shown) is not declared in the manifest\(Suggestion.hint(for: shown, in: candidates)); overrides.add adds a service",
+                at: change.location))
+            return nil
+        }
+        if let name = change.name {
+            if let named = target.named[name] { return named }
+            let defined = target.named.keys.sorted()
+            let list = defined.isEmpty ? "it has no named variants" : "its names: " + defined.joined(separator: ", ")
+            problems.append(.error(
+                "service \(target.serviceKey) has no variant named '\(name)'\(Suggestion.hint(for: name, in: defined)) (\(list))",
+                at: change.location))
+            return nil
+        }
+        guard let unnamed = target.unnamed else {
+            problems.append(.error("\(change.subject.shown) resolves no service without a name; name the variant to change",
+                                   at: change.location))
+            return nil
+        }
+        return unnamed
+    }
+
+    // MARK: - Adding
+
+    private mutating func add(_ change: Change, entry: FactoryRegistry.Entry, scope: Scope) {
+        guard case .type(let type) = change.subject else { return }
+        let keys = Array(Set([String(reflecting: type), String(describing: type)]))
+        if let declared = parent.target(for: type) {
+            problems.append(.error("\(change.subject.shown) is declared already (service \(declared.serviceKey)); override it instead",
+                                   at: change.location))
+            return
+        }
+        if adding.contains(where: { $0.keys.contains(keys[0]) }) {
+            problems.append(.error("\(change.subject.shown) is added twice in this child", at: change.location))
+            return
+        }
+        guard let keeping = keeping(scope, at: change.location) else { return }
+        let key = String(describing: type)
+        adding.append((keys, { slots in Registration(adding: key, factory: entry, scope: scope, keeping: keeping(slots)) }))
+    }
+
+    /// How an added service in `scope` is kept, once the child's slots exist; `nil` with the
+    /// problem for a scope the manifest does not declare.
+    private mutating func keeping(_ scope: Scope, at location: SourceLocation) -> ((SlotTable) -> Keeping)? {
+        var timeToLive: Duration?
+        switch scope.builtInKind {
+        case .unique: return { _ in .unique }
+        case .graph: return { _ in .graph }
+        case .scoped:
+            defer { scopedCount += 1 }
+            let place = scopedCount
+            return { _ in .scoped(place: place) }
+        case .singleton, .shared, .cached:
+            break
+        case nil:
+            guard let custom = parent.manifest.customScopes.first(where: { $0.name == scope.name }) else {
+                let declared = parent.manifest.customScopes.map(\.name)
+                problems.append(.error("scope '\(scope.name)' is not declared in the manifest\(Suggestion.hint(for: scope.name, in: declared))",
+                                       at: location))
+                return nil
+            }
+            timeToLive = custom.timeToLive?.value
+        }
+        defer { keptCount += 1 }
+        let (place, weakly) = (keptCount, scope.builtInKind == .shared)
+        return { slots in .kept(timeToLive: timeToLive, weakly: weakly, slot: InstanceSlot(slots, at: place), place: place) }
+    }
+
+    /// The services the child's lineage adds, made now that its slots exist, and their targets.
+    func finish(slots: SlotTable) -> (added: [String: ResolutionTarget], registrations: [Registration]) {
+        var targets = added
+        var registrations = inherited
+        for (keys, make) in adding {
+            let registration = make(slots)
+            registrations.append(registration)
+            let target = ResolutionTarget(serviceKey: registration.key, unnamed: registration, named: [:])
+            for key in keys { targets[key] = target }
+        }
+        return (targets, registrations)
+    }
+
+    // MARK: - Sharing
+
+    /// Reports each shared service whose declared references reach one this child overrides:
+    /// the parent's instance would hold the parent's version.
+    mutating func checkShares() {
+        let overridden = changed.filter { if case .override = $0.value.kind { true } else { false } }
+        guard !shares.isEmpty, !overridden.isEmpty else { return }
+        for (shared, change) in shares {
+            var visited: Set<ObjectIdentifier> = [ObjectIdentifier(shared)]
+            var pending = [(registration: shared, path: [shown(shared)])]
+            search: while let (registration, path) = pending.popLast() {
+                for next in declaredDependencies(of: registration) {
+                    let original = parent.lineage?.original(of: next) ?? next
+                    let id = ObjectIdentifier(original)
+                    if let override = overridden[id] {
+                        let chain = (path + [shown(original)]).joined(separator: " → ")
+                        problems.append(.error(
+                            "cannot share \(shown(shared)): it depends on \(shown(original)), which this child overrides (\(chain)), and the parent's instance holds the parent's; override \(shown(shared)) too, or do not share it",
+                            at: change.location, notes: [Diagnostic.Note("\(shown(original)) overridden here", at: override.location)]))
+                        break search
+                    }
+                    if visited.insert(id).inserted { pending.append((next, path + [shown(next)])) }
+                }
+            }
+        }
+    }
+
+    /// The registrations `registration`'s arguments and its decorators' refer to with
+    /// `!service` and `!tagged`, as the parent resolves them.
+    private func declaredDependencies(of registration: Registration) -> [Registration] {
+        var found: [Registration] = []
+        func visit(_ args: ManifestMap) {
+            guard args.mayHoldServiceReferences else { return }
+            args.forEachServiceReference { _, target in
+                switch target {
+                case .service(let reference):
+                    guard let target = parent.target(key: reference.service) else { return }
+                    if let name = reference.name {
+                        if let named = target.named[name] { found.append(named) }
+                    } else if let unnamed = target.unnamed {
+                        found.append(unnamed)
+                    }
+                case .tagged(let tag, _):
+                    found += parent.tagged(tag)
+                }
+            }
+        }
+        visit(registration.args)
+        for decorator in registration.decorators { visit(decorator.args) }
+        return found
+    }
+
+    private func shown(_ registration: Registration) -> String {
+        registration.name.map { "\(registration.key)[\($0)]" } ?? registration.key
+    }
+}

@@ -1,0 +1,233 @@
+extension Container {
+    /// What a child container resolves differently from its parent, written in the closure of
+    /// ``Container/child(_:)``.
+    ///
+    /// ```swift
+    /// let child = try container.child { overrides in
+    ///     overrides.override(NoteStore.self) { r in InMemoryNoteStore(log: try r.resolve()) }
+    ///     overrides.override(Clock.self, with: FixedClock(at: .zero))      // an instance
+    ///     overrides.override(NoteStore.self, name: "archive") { _ in EmptyStore() }
+    ///     overrides.share(DatabasePool.self)                                // the parent's instance
+    ///     overrides.add(AuditSink.self) { _ in RecordingAuditSink() }       // a service the manifest lacks
+    /// }
+    /// ```
+    ///
+    /// An override replaces the service wherever the child resolves it: by its type and every
+    /// type it `implements`, by its key, through `!service` and `!tagged` arguments, and through
+    /// `r.resolve` in other factories. It keeps the service's scope, arguments (`r.arg` reads
+    /// them), tags and `eager:`; the service's decorators still wrap it unless `decorated` is
+    /// `false`. The overridden factory's shutdown and property hooks do not run on it.
+    ///
+    /// Mistakes are reported together when ``Container/child(_:)`` returns, each at the line
+    /// that made it: a service the manifest does not declare (with a did-you-mean), a name the
+    /// service does not have, a service overridden twice, an added service the manifest declares,
+    /// and a shared service that depends on one this child overrides.
+    public final class Overrides {
+        /// What a change names: a type (a service's type name or an `implements` entry) or a
+        /// service key.
+        enum Subject {
+            case type(Any.Type)
+            case key(String)
+
+            var shown: String {
+                switch self {
+                case .type(let type): String(describing: type)
+                case .key(let key): key
+                }
+            }
+        }
+
+        enum Kind {
+            case override(FactoryRegistry.Entry, decorated: Bool)
+            case share
+            case add(FactoryRegistry.Entry, scope: Scope)
+        }
+
+        /// One change, where the code wrote it.
+        struct Change {
+            let subject: Subject
+            let name: String?
+            let kind: Kind
+            let location: SourceLocation
+        }
+
+        /// The changes, in the order they were written.
+        private(set) var changes: [Change] = []
+
+        init() {}
+
+        // MARK: - Overriding
+
+        /// Replaces the service resolved as `type` (with `name`, one of its named variants) with
+        /// what `make` builds.
+        ///
+        /// - Parameters:
+        ///   - type: The service's type, or a type it `implements`.
+        ///   - name: A named variant to replace instead of the service itself.
+        ///   - decorated: Whether the service's decorators wrap the replacement (the default).
+        ///   - fileID: Where the override is written; leave the default. Mistakes are reported
+        ///     at this place.
+        ///   - line: Leave the default.
+        ///   - column: Leave the default: it makes Swift pick this overload for a plain closure.
+        ///   - make: Builds the instance, in the child: its `r.resolve` sees the child's overrides.
+        public func override<T>(
+            _ type: T.Type, name: String? = nil, decorated: Bool = true,
+            fileID: String = #fileID, line: Int = #line, column: Int = #column,
+            _ make: @escaping @Sendable (FactoryContext) throws -> T
+        ) {
+            append(.type(type), name: name, .override(.synchronous(make, at: at(fileID, line)), decorated: decorated), at(fileID, line))
+        }
+
+        /// Replaces the service resolved as `type` with what the asynchronous (or actor-isolated)
+        /// `make` builds: the child then resolves it with `await`.
+        public func override<T>(
+            _ type: T.Type, name: String? = nil, decorated: Bool = true,
+            fileID: String = #fileID, line: Int = #line,
+            _ make: @escaping @isolated(any) @Sendable (FactoryContext) async throws -> sending T
+        ) {
+            append(.type(type), name: name, .override(.asynchronous(make, at: at(fileID, line)), decorated: decorated), at(fileID, line))
+        }
+
+        /// Replaces the service resolved as `type` with what `make`, isolated to a global actor
+        /// (`{ @MainActor r in … }`), builds: the child then resolves it with `await`.
+        public func override<T>(
+            _ type: T.Type, name: String? = nil, decorated: Bool = true,
+            fileID: String = #fileID, line: Int = #line,
+            _ make: @escaping @isolated(any) @Sendable (FactoryContext) throws -> sending T
+        ) {
+            append(.type(type), name: name, .override(.asynchronous(make, at: at(fileID, line)), decorated: decorated), at(fileID, line))
+        }
+
+        /// Replaces the service resolved as `type` with `instance`, which every resolve through
+        /// the child hands out (from any thread, as a singleton's instance is).
+        public func override<T>(
+            _ type: T.Type, name: String? = nil, with instance: T, decorated: Bool = true,
+            fileID: String = #fileID, line: Int = #line
+        ) {
+            let box = UncheckedBox(instance)
+            append(.type(type), name: name, .override(.synchronous({ _ in box.value }, at: at(fileID, line)), decorated: decorated),
+                   at(fileID, line))
+        }
+
+        /// Replaces the service declared under `key` (with `name`, one of its named variants).
+        public func override<T>(
+            key: String, name: String? = nil, decorated: Bool = true,
+            fileID: String = #fileID, line: Int = #line, column: Int = #column,
+            _ make: @escaping @Sendable (FactoryContext) throws -> T
+        ) {
+            append(.key(key), name: name, .override(.synchronous(make, at: at(fileID, line)), decorated: decorated), at(fileID, line))
+        }
+
+        /// Replaces the service declared under `key` with what the asynchronous `make` builds.
+        public func override<T>(
+            key: String, name: String? = nil, decorated: Bool = true,
+            fileID: String = #fileID, line: Int = #line,
+            _ make: @escaping @isolated(any) @Sendable (FactoryContext) async throws -> sending T
+        ) {
+            append(.key(key), name: name, .override(.asynchronous(make, at: at(fileID, line)), decorated: decorated), at(fileID, line))
+        }
+
+        /// Replaces the service declared under `key` with what the actor-isolated `make` builds.
+        public func override<T>(
+            key: String, name: String? = nil, decorated: Bool = true,
+            fileID: String = #fileID, line: Int = #line,
+            _ make: @escaping @isolated(any) @Sendable (FactoryContext) throws -> sending T
+        ) {
+            append(.key(key), name: name, .override(.asynchronous(make, at: at(fileID, line)), decorated: decorated), at(fileID, line))
+        }
+
+        // MARK: - Sharing
+
+        /// Makes the child hand out its parent's instance of the service resolved as `type`,
+        /// instead of keeping one of its own: a connection pool, say.
+        ///
+        /// The parent builds it, if it has not yet, with the parent's services. Sharing a
+        /// service whose declared references (`!service`, `!tagged`, directly or through other
+        /// services) reach one this child overrides is an error: the parent's instance holds the
+        /// parent's version. Dependencies resolved in code cannot be seen before they run.
+        public func share<T>(_ type: T.Type, name: String? = nil, fileID: String = #fileID, line: Int = #line) {
+            append(.type(type), name: name, .share, at(fileID, line))
+        }
+
+        /// Makes the child hand out its parent's instance of the service declared under `key`.
+        public func share(key: String, name: String? = nil, fileID: String = #fileID, line: Int = #line) {
+            append(.key(key), name: name, .share, at(fileID, line))
+        }
+
+        // MARK: - Adding
+
+        /// Adds a service the manifest does not declare, resolved as `type` (and by its type
+        /// name as a key), kept as `scope` says: one instance per child by default.
+        public func add<T>(
+            _ type: T.Type, scope: Scope = .singleton,
+            fileID: String = #fileID, line: Int = #line, column: Int = #column,
+            _ make: @escaping @Sendable (FactoryContext) throws -> T
+        ) {
+            append(.type(type), name: nil, .add(.synchronous(make, at: at(fileID, line)), scope: scope), at(fileID, line))
+        }
+
+        /// Adds a service the manifest does not declare, built by the asynchronous `make`.
+        public func add<T>(
+            _ type: T.Type, scope: Scope = .singleton,
+            fileID: String = #fileID, line: Int = #line,
+            _ make: @escaping @isolated(any) @Sendable (FactoryContext) async throws -> sending T
+        ) {
+            append(.type(type), name: nil, .add(.asynchronous(make, at: at(fileID, line)), scope: scope), at(fileID, line))
+        }
+
+        /// Adds a service the manifest does not declare, built by the actor-isolated `make`.
+        public func add<T>(
+            _ type: T.Type, scope: Scope = .singleton,
+            fileID: String = #fileID, line: Int = #line,
+            _ make: @escaping @isolated(any) @Sendable (FactoryContext) throws -> sending T
+        ) {
+            append(.type(type), name: nil, .add(.asynchronous(make, at: at(fileID, line)), scope: scope), at(fileID, line))
+        }
+
+        private func append(_ subject: Subject, name: String?, _ kind: Kind, _ location: SourceLocation) {
+            changes.append(Change(subject: subject, name: name, kind: kind, location: location))
+        }
+
+        private func at(_ fileID: String, _ line: Int) -> SourceLocation {
+            SourceLocation(file: fileID, line: line, column: 1)
+        }
+    }
+}
+
+/// An instance an override hands out, held for any thread as a kept instance is.
+private final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+extension FactoryRegistry.Entry {
+    /// The entry of a synchronous factory written in code outside the registry.
+    static func synchronous<T>(_ make: @escaping @Sendable (FactoryContext) throws -> T, at location: SourceLocation) -> Self {
+        var entry = Self(make: { try make($0) }, makeAsync: nil, shutdown: nil, location: location)
+        entry.buildsObject = T.self is AnyObject.Type
+        return entry
+    }
+
+    /// The entry of an asynchronous factory written in code outside the registry.
+    static func asynchronous<T>(
+        _ make: @escaping @isolated(any) @Sendable (FactoryContext) async throws -> sending T, at location: SourceLocation
+    ) -> Self {
+        makeAsynchronous({ try await make($0) as Any }, type: T.self, at: location)
+    }
+
+    /// The entry of a synchronous factory isolated to a global actor, written in code outside
+    /// the registry.
+    static func asynchronous<T>(
+        _ make: @escaping @isolated(any) @Sendable (FactoryContext) throws -> sending T, at location: SourceLocation
+    ) -> Self {
+        makeAsynchronous({ try await make($0) as Any }, type: T.self, at: location)
+    }
+
+    private static func makeAsynchronous<T>(
+        _ make: @escaping @Sendable (FactoryContext) async throws -> Any, type: T.Type, at location: SourceLocation
+    ) -> Self {
+        var entry = Self(make: { context in throw context.awaitRequired() }, makeAsync: make, shutdown: nil, location: location)
+        entry.buildsObject = T.self is AnyObject.Type
+        return entry
+    }
+}
