@@ -18,7 +18,7 @@ struct ChildPlan {
     private var inherited: [Registration]
     private var added: [String: ResolutionTarget]
     /// The services this child adds: their keys, and a registration once the child's slots exist.
-    private var adding: [(keys: [String], make: (SlotTable) -> Registration)] = []
+    private var adding: [(keys: [String], make: (ChildSlots) -> Registration)] = []
     /// What this child changes, by the registration it changes (its parent's, or the root's it
     /// replaces), with where.
     private var changed: [ObjectIdentifier: Change] = [:]
@@ -125,7 +125,7 @@ struct ChildPlan {
 
     /// How an added service in `scope` is kept, once the child's slots exist; `nil` with the
     /// problem for a scope the manifest does not declare.
-    private mutating func keeping(_ scope: Scope, at location: SourceLocation) -> ((SlotTable) -> Keeping)? {
+    private mutating func keeping(_ scope: Scope, at location: SourceLocation) -> ((ChildSlots) -> Keeping)? {
         var timeToLive: Duration?
         switch scope.builtInKind {
         case .unique: return { _ in .unique }
@@ -147,11 +147,11 @@ struct ChildPlan {
         }
         defer { keptCount += 1 }
         let (place, weakly) = (keptCount, scope.builtInKind == .shared)
-        return { slots in .kept(timeToLive: timeToLive, weakly: weakly, slot: InstanceSlot(slots, at: place), place: place) }
+        return { slots in .kept(timeToLive: timeToLive, weakly: weakly, slot: slots.slot(at: place), place: place) }
     }
 
     /// The services the child's lineage adds, made now that its slots exist, and their targets.
-    func finish(slots: SlotTable) -> (added: [String: ResolutionTarget], registrations: [Registration]) {
+    func finish(slots: ChildSlots) -> (added: [String: ResolutionTarget], registrations: [Registration]) {
         var targets = added
         var registrations = inherited
         for (keys, make) in adding {

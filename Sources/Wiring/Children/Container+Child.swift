@@ -39,13 +39,13 @@ extension Container {
         for change in overrides.changes { plan.apply(change) }
         plan.checkShares()
         if !plan.problems.isEmpty { throw ManifestError(plan.problems) }
-        let number = children.withLock { $0.number() }
-        let slots = SlotTable(count: plan.keptCount)
+        let number = life.children.withLock { $0.number() }
+        let slots = ChildSlots(count: plan.keptCount)
         let (added, addedRegistrations) = plan.finish(slots: slots)
         let lineage = Lineage(parent: self, number: number, substitutes: plan.substitutes, added: added,
                               addedRegistrations: addedRegistrations)
         let child = Container(childOf: self, lineage: lineage, slots: slots, keptCount: plan.keptCount, scopedCount: plan.scopedCount)
-        children.withLock { $0.add(child, number: number) }
+        life.children.withLock { $0.add(child.life, number: number) }
         return child
     }
 }

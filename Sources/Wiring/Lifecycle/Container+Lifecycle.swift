@@ -4,12 +4,6 @@ internal import Logging
 /// Start and shutdown: `eager: true` services built up front, every kept instance's shutdown
 /// hooks run in reverse order of construction, and request scopes.
 extension Container {
-    /// Where the container is in its life.
-    struct LifecycleState: Sendable {
-        var start: Task<Void, any Error>?
-        var shutdown: Task<Void, any Error>?
-    }
-
     /// Builds every `eager: true` service (and named variant), each with its dependencies
     /// first; independent ones are built concurrently. Async factories are awaited, so that
     /// afterwards the app's synchronous code resolves them without `await`.
@@ -21,7 +15,7 @@ extension Container {
     /// - Throws: ``ResolutionError`` (or what a factory threw, wrapped in one), or
     ///   `CancellationError`.
     public func start() async throws {
-        let task: Task<Void, any Error> = try lifecycle.withLock { state throws(ResolutionError) in
+        let task: Task<Void, any Error> = try life.lifecycle.withLock { state throws(ResolutionError) in
             if state.shutdown != nil { throw ResolutionError.shutDown("cannot start a container that was shut down") }
             if let start = state.start { return start }
             let start = Task { try await self.startEager() }
@@ -54,7 +48,7 @@ extension Container {
             let failures = await KeptInstances.shutDown(kept.takeAll(), defaultTimeout: shutdownTimeout)
             for failure in failures { logger?.error("shutdown after a failed start: \(failure)") }
             reset()
-            lifecycle.withLock { $0.start = nil }
+            life.lifecycle.withLock { $0.start = nil }
             throw error
         }
     }
@@ -69,48 +63,17 @@ extension Container {
     ///
     /// - Throws: ``ShutdownError`` with every hook that failed, after all of them ran.
     public func shutdown() async throws {
-        let task: Task<Void, any Error> = lifecycle.withLock { state in
-            if let shutdown = state.shutdown { return shutdown }
-            let start = state.start
-            let shutdown = Task { try await self.shutDownKept(after: start) }
-            state.shutdown = shutdown
-            return shutdown
-        }
-        try await task.value
-    }
-
-    private func shutDownKept(after start: Task<Void, any Error>?) async throws {
-        closed.store(true, ordering: .releasing)
-        if let start {
-            start.cancel()
-            _ = try? await start.value
-        }
-        // Children first: their instances may hold this container's.
-        var failures: [ShutdownError.Failure] = []
-        for child in children.withLock({ $0.alive }) {
-            do {
-                try await child.shutdown()
-            } catch {
-                failures += (error as? ShutdownError)?.failures ?? []
-            }
-        }
-        let records = kept.takeAll()
-        logger?.info("shutdown: \(records.count) instance\(records.count == 1 ? "" : "s") with hooks")
-        failures += await KeptInstances.shutDown(records, defaultTimeout: shutdownTimeout)
+        let failures = await life.shutDown()
         reset()
-        if !failures.isEmpty {
-            let error = ShutdownError(failures: failures)
-            logger?.error("\(error)")
-            throw error
-        }
+        if !failures.isEmpty { throw ShutdownError(failures: failures) }
     }
 
     /// Whether ``shutdown()`` was called.
-    public var isShutDown: Bool { closed.load(ordering: .acquiring) }
+    public var isShutDown: Bool { life.closed.load(ordering: .acquiring) }
 
     /// Throws when the container is shut down.
     func checkOpen(_ registration: Registration) throws(ResolutionError) {
-        if closed.load(ordering: .acquiring) {
+        if life.closed.load(ordering: .acquiring) {
             throw ResolutionError.shutDown("the container is shut down; \(registration.step) cannot be resolved")
         }
     }

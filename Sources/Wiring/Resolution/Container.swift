@@ -73,13 +73,12 @@ public final class Container: Sendable {
     let targetTable = TargetTable()
     /// For a kept instance that never expires, the instance itself, by the type it was resolved
     /// as, so that resolving it again is one lookup under this thread's stripe.
-    let typeCache = ReadMostly(TypeCache())
-    /// The kept instances with shutdown hooks, in construction order.
-    let kept = KeptInstances()
-    /// The start and shutdown under way or done.
-    let lifecycle = Locked(LifecycleState())
-    /// Set when shutdown begins: resolving then throws.
-    let closed = Atomic<Bool>(false)
+    let typeCache: ReadMostly<TypeCache>
+    /// Its kept instances with hooks, whether it is closed, its start and shutdown, its
+    /// children's lives.
+    let life: ContainerLife
+    /// The kept instances with shutdown hooks, in construction order (its life's).
+    let kept: KeptInstances
     /// How long a shutdown hook may run unless its service says otherwise.
     let shutdownTimeout: Duration
     /// Whether a factory's dependency may take the one-step path: not when every resolve is
@@ -100,9 +99,12 @@ public final class Container: Sendable {
     /// For a child container, the slots of the registrations it keeps, by place: a child keeps
     /// its own instances (see ``keptSlot(_:at:)``). `nil` for a container built from a manifest,
     /// whose registrations hold their own slots.
-    let ownSlots: SlotTable?
-    /// The children made with ``child(fileID:line:_:)`` still alive: shut down with this one.
-    let children = Locked(Children())
+    let ownSlots: ChildSlots?
+    /// For a child container with a few replacements, its lineage's, to scan (see
+    /// ``Substitutes``); empty otherwise. The lineage owns the buffer.
+    nonisolated(unsafe) let scannedSubstitutes: Substitutes.Pairs
+    /// Whether the child has more replacements than are scanned: its lineage's table has them.
+    let hasTableOfSubstitutes: Bool
 
     struct TypeCache {
         /// Kept instances that never expire, by the type they were resolved as.
@@ -180,6 +182,9 @@ public final class Container: Sendable {
         self.registrations = bound.registrations
         self.now = options.now
         shutdownTimeout = options.shutdownTimeout
+        typeCache = ReadMostly(TypeCache())
+        life = ContainerLife(shutdownTimeout: options.shutdownTimeout, logger: options.logger)
+        kept = life.kept
         edgeRecorder = options.recordsResolvedEdges ? Locked([]) : nil
         usesFastDependencyPath = options.recordsResolvedEdges == false && (options.logger.map { $0.logLevel > .trace } ?? true)
         var tagged: [String: [Registration]] = [:]
@@ -199,6 +204,8 @@ public final class Container: Sendable {
         keptCount = kept
         lineage = nil
         ownSlots = nil
+        scannedSubstitutes = Substitutes.Pairs(start: nil, count: 0)
+        hasTableOfSubstitutes = false
         logger = options.logger
         traceLogger = options.logger.flatMap { $0.logLevel <= .trace ? $0 : nil }
         options.logger?.info("\(contextSummary)")
@@ -206,7 +213,7 @@ public final class Container: Sendable {
 
     /// A child of `parent`, resolving through `lineage`: it shares its parent's manifest and
     /// bound table, and keeps its own instances.
-    init(childOf parent: Container, lineage: Lineage, slots: SlotTable, keptCount: Int, scopedCount: Int) {
+    init(childOf parent: Container, lineage: Lineage, slots: ChildSlots, keptCount: Int, scopedCount: Int) {
         manifest = parent.manifest
         activeContexts = parent.activeContexts
         diagnostics = parent.diagnostics
@@ -215,6 +222,10 @@ public final class Container: Sendable {
         taggedRegistrations = parent.taggedRegistrations
         now = parent.now
         shutdownTimeout = parent.shutdownTimeout
+        let typeCache = ReadMostly(TypeCache())
+        self.typeCache = typeCache
+        life = ContainerLife(shutdownTimeout: parent.shutdownTimeout, logger: parent.logger, instances: (typeCache, slots))
+        kept = life.kept
         edgeRecorder = parent.edgeRecorder == nil ? nil : Locked([])
         usesFastDependencyPath = parent.usesFastDependencyPath
         logger = parent.logger
@@ -223,10 +234,12 @@ public final class Container: Sendable {
         self.keptCount = keptCount
         self.lineage = lineage
         ownSlots = slots
+        scannedSubstitutes = lineage.substitutes.scanned
+        hasTableOfSubstitutes = lineage.substitutes.isTable
     }
 
     deinit {
-        if let lineage { lineage.parent.children.withLock { $0.remove(lineage.number) } }
+        if let lineage { lineage.parent.life.children.withLock { $0.remove(lineage.number) } }
     }
 
     /// `contexts: staging (WIRING_CONTEXT), test (automatic)`, or `contexts: none`.

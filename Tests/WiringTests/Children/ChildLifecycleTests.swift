@@ -103,7 +103,7 @@ extension Notebook {
             }
             #expect(lastChild == nil)
             #expect(lastStore == nil)
-            #expect(container.children.withLock { $0.alive.isEmpty })
+            #expect(container.life.children.withLock { $0.alive.isEmpty })
         }
 
         @Test func manyChildrenMadeUsedAndShutDownFromManyTasksAtOnce() async throws {
