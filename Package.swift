@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "WiringCommands", targets: ["WiringCommands"]),
         // The container as a swift-service-lifecycle `Service`; the `Wiring` product does not need it.
         .library(name: "WiringServiceLifecycle", targets: ["WiringServiceLifecycle"]),
+        // A Swift Testing trait: each test with a child container of its own (`@Test(.container { … })`).
+        .library(name: "WiringTesting", targets: ["WiringTesting"]),
         .executable(name: "wiring", targets: ["WiringCLI"]),
         .executable(name: "wiring-example", targets: ["WiringExample"]),
         // Validates a target's manifests on every build and generates its factory keys.
@@ -43,6 +45,7 @@ let package = Package(
             name: "WiringServiceLifecycle",
             dependencies: ["Wiring", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
+        .target(name: "WiringTesting", dependencies: ["Wiring"]),
         .target(
             name: "WiringCommands",
             dependencies: [
@@ -105,7 +108,7 @@ let package = Package(
         .testTarget(
             name: "WiringTests",
             dependencies: [
-                "Wiring", "WiringCommands", "WiringCLI", "ContextProbe", "EmbeddedTool", "WiringExample",
+                "Wiring", "WiringCommands", "WiringCLI", "ContextProbe", "EmbeddedTool", "WiringExample", "WiringTesting",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures", "Commands/validate_with_schema.py"]

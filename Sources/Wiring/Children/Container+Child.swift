@@ -20,7 +20,7 @@ extension Container {
     /// instances are built in the child, with the child's overrides, and never seen by its
     /// parent or by another child; ``Overrides/share(_:name:fileID:line:)`` hands out the
     /// parent's instance instead. Its scopes (``makeScope()``, ``withScope(_:)``), `start()`,
-    /// `reset` and the property wrappers inside ``using(_:operation:)`` work as a container's do.
+    /// `reset` and the property wrappers inside ``using(_:operation:)-(_,()->R)`` work as a container's do.
     /// A child of a child overrides what its parent resolves.
     ///
     /// ``shutdown()`` of a child runs the hooks of the child's own instances only. Shutting the
