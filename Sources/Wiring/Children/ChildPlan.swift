@@ -55,7 +55,20 @@ struct ChildPlan {
         let replacement: Registration
         switch change.kind {
         case .override(let entry, let decorated):
-            replacement = Registration(replacing: original, factory: entry, factoryKey: "override at \(change.location)", decorated: decorated)
+            let factoryKey = "override at \(change.location)"
+            var decoded: DecodedArguments?
+            if let typed = entry.arguments {
+                // Checked and decoded now, as binding does for a typed factory.
+                let fill = ArgumentFill(ValueResolver(manifest: parent.manifest, environment: [:]))
+                let (arguments, problems) = fill.decode(original.args, of: shown(original), at: original.location,
+                                                        factoryKey: factoryKey, as: typed)
+                guard problems.isEmpty else {
+                    self.problems += problems
+                    return
+                }
+                decoded = arguments
+            }
+            replacement = Registration(replacing: original, factory: entry, factoryKey: factoryKey, decorated: decorated, decoded: decoded)
         case .share:
             replacement = Registration(sharing: original, from: parent)
             shares.append((original, change))

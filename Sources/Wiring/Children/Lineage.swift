@@ -5,9 +5,11 @@
 /// A child shares its root's bound table (targets, registrations, reference tables, tags) and
 /// lays this over it, so that making one costs what its overrides cost, not what the manifest
 /// does. Everything that reaches a registration goes through the lineage: a type's or key's
-/// target (``target(_:in:)``), a `!service` argument's registration (``substitute(_:)``), a
-/// tag's services. Substitutions are composed along the lineage: a grandchild's hold its
-/// parent's, each keyed by the root's registration it replaces.
+/// target (``target(_:in:)``), a `!service` argument's registration (``Substitutes``), a tag's
+/// services. Substitutions are composed along the lineage: a grandchild's hold its parent's,
+/// each keyed by the root's registration it replaces. Making one walks the overridden
+/// services' targets and the targets of types that several services implement (which hold
+/// registrations of several services), never the services themselves.
 final class Lineage: Sendable {
     /// The container this one is a child of.
     let parent: Container

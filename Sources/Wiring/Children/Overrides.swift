@@ -98,6 +98,39 @@ extension Container {
             append(.type(type), name: name, .override(.asynchronous(make, at: at(fileID, line)), decorated: decorated), at(fileID, line))
         }
 
+        /// Replaces the service resolved as `type` with what `make` builds from the service's
+        /// `args`, read as `A` as a typed factory reads them (see ``FactoryRegistry/factory(_:args:overriding:fileID:line:column:_:)``).
+        ///
+        /// ```swift
+        /// overrides.override(Pool.self, args: PoolArgs.self) { _, args in FakePool(size: args.size) }
+        /// ```
+        ///
+        /// The arguments are checked and decoded when the child is made: a manifest whose `args`
+        /// do not read as an `A` is an error at the manifest's line then, not when the override
+        /// first runs.
+        public func override<A: Decodable & Sendable, T>(
+            _ type: T.Type, name: String? = nil, args: A.Type, decorated: Bool = true,
+            fileID: String = #fileID, line: Int = #line, column: Int = #column,
+            _ make: @escaping @Sendable (FactoryContext, A) throws -> T
+        ) {
+            var entry = FactoryRegistry.Entry.synchronous({ r in try make(r, try r.typedArguments(A.self)) }, at: at(fileID, line))
+            entry.arguments = TypedArguments(A.self)
+            append(.type(type), name: name, .override(entry, decorated: decorated), at(fileID, line))
+        }
+
+        /// Replaces the service resolved as `type` with what the asynchronous `make` builds from
+        /// the service's `args`, read as `A`; its `@Reference` fields are awaited first.
+        public func override<A: Decodable & Sendable, T>(
+            _ type: T.Type, name: String? = nil, args: A.Type, decorated: Bool = true,
+            fileID: String = #fileID, line: Int = #line,
+            _ make: @escaping @isolated(any) @Sendable (FactoryContext, A) async throws -> sending T
+        ) {
+            var entry = FactoryRegistry.Entry.asynchronous({ r in try await make(r, try await r.typedArgumentsAwaitingReferences(A.self)) },
+                                                           at: at(fileID, line))
+            entry.arguments = TypedArguments(A.self)
+            append(.type(type), name: name, .override(entry, decorated: decorated), at(fileID, line))
+        }
+
         /// Replaces the service resolved as `type` with `instance`, which every resolve through
         /// the child hands out (from any thread, as a singleton's instance is).
         public func override<T>(

@@ -4,10 +4,12 @@ extension Registration {
     /// A replacement of `original` built by `factory`: the same service, scope, place, tags,
     /// arguments and eagerness, with `original`'s decorators around it when `decorated`. The
     /// factory's own shutdown hook and property hooks are not `original`'s factory's.
-    convenience init(replacing original: Registration, factory: FactoryRegistry.Entry, factoryKey: String, decorated: Bool) {
+    /// `decoded`: for a typed override, `original`'s arguments as it reads them.
+    convenience init(replacing original: Registration, factory: FactoryRegistry.Entry, factoryKey: String, decorated: Bool,
+                     decoded: DecodedArguments?) {
         self.init(
             key: original.key, name: original.name, location: original.location, factoryKey: factoryKey, factory: factory,
-            args: LazyArguments(filled: original.args), decodedArguments: nil, scope: original.scope, keeping: original.keeping,
+            args: LazyArguments(filled: original.args), decodedArguments: decoded, scope: original.scope, keeping: original.keeping,
             decorators: decorated ? original.decorators : [], lifecycle: original.lifecycle,
             tags: original.tags.map { Located($0, at: original.location) })
     }
