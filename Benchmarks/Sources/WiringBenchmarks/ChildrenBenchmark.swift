@@ -48,6 +48,8 @@ enum ChildrenBenchmark {
         let operations: [(String, (Wiring.Container) throws -> Any)] = [
             ("singleton, warm", { try $0.resolve(Shared.self) }),
             ("singleton by implements type", { try $0.resolve((any Reading).self) }),
+            // Overridden in the child: its slot is the child's own (a block of ChildSlots).
+            ("named singleton", { try $0.resolve(Shared.self, name: "replica") }),
             ("unique, 3 dependencies in code", { try $0.resolve(Composite.self) }),
             ("unique, 3 !service dependencies", { try $0.resolve(DeclaredComposite.self) }),
             ("graph diamond", { try $0.resolve(Top.self) }),

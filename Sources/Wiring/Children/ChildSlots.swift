@@ -39,6 +39,18 @@ final class ChildSlots: @unchecked Sendable {
         }
     }
 
+    /// The instance the slot at `place` keeps, if any (see ``InstanceSlot/current(now:)``); a
+    /// block not made yet keeps nothing, and is not made.
+    @inline(__always)
+    func current(at place: Int, now: Duration?) -> Any? {
+        guard let made = blocks[place / Self.blockSize].loadUnmanaged() else { return nil }
+        // Read in the block's table, not through a slot made for it: a slot counts a reference
+        // to the table (a named singleton through a child: 1.11× its parent's resolve with it).
+        return made._withUnsafeGuaranteedRef { block in
+            block.table.withLock { _, states in InstanceSlot.instance(in: states[place % Self.blockSize], now: now) }
+        }
+    }
+
     /// The slot at `place`, its block made if it was not.
     @inline(__always)
     func slot(at place: Int) -> InstanceSlot {

@@ -163,7 +163,7 @@ extension Container {
     /// The instance `registration` keeps for a resolution from `state`, if it is built.
     private func currentInstance(of registration: Registration, from state: ResolutionState) throws(ResolutionError) -> Any? {
         switch registration.keeping {
-        case .kept(let timeToLive, _, let slot, let place): return keptSlot(slot, at: place).current(now: Expiry.now(now, expiring: timeToLive))
+        case .kept(let timeToLive, _, let slot, let place): return current(in: slot, at: place, now: Expiry.now(now, expiring: timeToLive))
         case .scoped(let place): return try scopeSlot(of: registration, at: place, state: state).current(now: nil)
         case .graph, .unique: return nil
         }

@@ -143,7 +143,7 @@ extension Container {
             // A built singleton, read from its slot without the general path's frames: a
             // request's store (the notes server's request touches 552 → 532 cache lines with
             // cold caches; `WiringBenchmarks --profile-requests N served cold`).
-            return keptSlot(slot, at: place).current(now: nil)
+            return current(in: slot, at: place, now: nil)
         case .unique:
             return try produceNested(registration, state: state)
         case .graph:
@@ -206,7 +206,7 @@ extension Container {
     private func traced(_ registration: Registration, arguments: Arguments, state: ResolutionState?, logger: Logger) throws(ResolutionError) -> Any {
         var kept = false
         if case .kept(let timeToLive, _, let slot, let place) = registration.keeping {
-            kept = keptSlot(slot, at: place).current(now: Expiry.now(now, expiring: timeToLive)) != nil
+            kept = current(in: slot, at: place, now: Expiry.now(now, expiring: timeToLive)) != nil
         }
         let start = ContinuousClock.now
         let instance = try self.instance(of: registration, arguments: arguments, state: state)

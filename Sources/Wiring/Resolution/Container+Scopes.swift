@@ -49,7 +49,7 @@ extension Container {
     func instance(of registration: Registration, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
         if let state { return try instance(of: registration, arguments: arguments, in: state) }
         if case .kept(let timeToLive, _, let slot, let place) = registration.keeping,
-           let instance = keptSlot(slot, at: place).current(now: Expiry.now(now, expiring: timeToLive)) {
+           let instance = current(in: slot, at: place, now: Expiry.now(now, expiring: timeToLive)) {
             return instance
         }
         try checkOpen(registration)

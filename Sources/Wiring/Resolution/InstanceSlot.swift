@@ -143,16 +143,20 @@ struct InstanceSlot: Sendable {
 
     /// The kept instance, if any, without claiming anything: the fast path of a resolve.
     func current(now: @autoclosure () -> Duration?) -> Any? {
-        withState { state in
-            switch state {
-            case .built(let box, nil): return box.value
-            case .built(let box, let expires?):
-                if let now = now(), now >= expires { return nil }
-                return box.value
-            case .object(let object): return object
-            case .weak(let reference): return reference.object
-            default: return nil
-            }
+        withState { state in Self.instance(in: state, now: now()) }
+    }
+
+    /// The instance `state` holds, if valid at `now`.
+    @inline(__always)
+    static func instance(in state: State, now: @autoclosure () -> Duration?) -> Any? {
+        switch state {
+        case .built(let box, nil): return box.value
+        case .built(let box, let expires?):
+            if let now = now(), now >= expires { return nil }
+            return box.value
+        case .object(let object): return object
+        case .weak(let reference): return reference.object
+        default: return nil
         }
     }
 
