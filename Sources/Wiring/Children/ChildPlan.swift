@@ -70,6 +70,11 @@ struct ChildPlan {
             }
             replacement = Registration(replacing: original, factory: entry, factoryKey: factoryKey, decorated: decorated, decoded: decoded)
         case .share:
+            if case .scoped = original.keeping {
+                problems.append(.error("cannot share \(shown(original)): it is scoped, and each scope has its own instance; override it, or resolve it from the child's scopes",
+                                       at: change.location))
+                return
+            }
             replacement = Registration(sharing: original, from: parent)
             shares.append((original, change))
         case .add:

@@ -102,6 +102,13 @@ extension Notebook {
             #expect(throws: ResolutionError.self) { try container.resolve(Recorder.self) }
             let unique = try container.child { $0.add(Recorder.self, scope: .unique) { _ in Recorder() } }
             #expect(try unique.resolve(Recorder.self) !== (try unique.resolve(Recorder.self)))
+            // A child of the child sees the added service, and may override it in turn.
+            let inherited = try child.child()
+            #expect(try inherited.resolve(Recorder.self) !== recorder)
+            let replacement = Recorder()
+            let overriding = try child.child { $0.override(Recorder.self, with: replacement) }
+            #expect(try overriding.resolve(Recorder.self) === replacement)
+            #expect(try child.resolve(Recorder.self) === recorder)
         }
 
         @Test func propertyWrappersResolveFromTheChildInsideUsing() throws {

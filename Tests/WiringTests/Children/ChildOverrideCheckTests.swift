@@ -92,6 +92,12 @@ extension Notebook {
             #expect(found[2].hasSuffix("error: scope 'sesion' is not declared in the manifest"))
         }
 
+        @Test func aScopedServiceCannotBeShared() throws {
+            let found = try problems { $0.share(RequestLog.self) }
+            #expect(found.count == 1)
+            #expect(found.first?.hasSuffix("error: cannot share RequestLog: it is scoped, and each scope has its own instance; override it, or resolve it from the child's scopes") == true)
+        }
+
         @Test func everyProblemIsReportedAtOnce() throws {
             let found = try problems { overrides in
                 overrides.override(key: "Nothing") { _ in 1 }
