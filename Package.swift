@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "WiringServiceLifecycle", targets: ["WiringServiceLifecycle"]),
         // A Swift Testing trait: each test with a child container of its own (`@Test(.container { … })`).
         .library(name: "WiringTesting", targets: ["WiringTesting"]),
+        // Request scopes for Hummingbird 2, behind the `Hummingbird` package trait: a client of
+        // `Wiring` alone does not fetch Hummingbird.
+        .library(name: "WiringHummingbird", targets: ["WiringHummingbird"]),
         .executable(name: "wiring", targets: ["WiringCLI"]),
         .executable(name: "wiring-example", targets: ["WiringExample"]),
         // Validates a target's manifests on every build and generates its factory keys.
@@ -22,10 +25,15 @@ let package = Package(
         // `swift package wiring validate|explain|graph …`.
         .plugin(name: "WiringCommandPlugin", targets: ["WiringCommandPlugin"]),
     ],
+    traits: [
+        .trait(name: "Hummingbird", description: "The WiringHummingbird product: a request scope per request on Hummingbird 2."),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
     ],
     targets: [
         // libyaml, read through its event API. Only `Wiring` imports it, and only `internal`ly.
@@ -46,6 +54,11 @@ let package = Package(
             dependencies: ["Wiring", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
         .target(name: "WiringTesting", dependencies: ["Wiring"]),
+        // Compiled empty unless the `Hummingbird` trait is enabled.
+        .target(
+            name: "WiringHummingbird",
+            dependencies: ["Wiring", .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"]))]
+        ),
         .target(
             name: "WiringCommands",
             dependencies: [

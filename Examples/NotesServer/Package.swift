@@ -16,18 +16,20 @@ let package = Package(
         .library(name: "NotesServerApp", targets: ["NotesServerApp"]),
     ],
     dependencies: [
-        .package(path: wiring.path),
+        // The `Hummingbird` trait brings the WiringHummingbird product (and Hummingbird) in.
+        .package(path: wiring.path, traits: ["Hummingbird"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     ],
     targets: [
-        // The app: services, routes, middleware, and how the container is made.
+        // The app: services, routes, and how the container is made.
         .target(
             name: "NotesServerApp",
             dependencies: [
                 .product(name: "Wiring", package: wiring.lastPathComponent),
                 .product(name: "WiringServiceLifecycle", package: wiring.lastPathComponent),
+                .product(name: "WiringHummingbird", package: wiring.lastPathComponent),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -41,7 +43,12 @@ let package = Package(
         ),
         .testTarget(
             name: "NotesServerTests",
-            dependencies: ["NotesServerApp", .product(name: "Wiring", package: wiring.lastPathComponent)]
+            dependencies: [
+                "NotesServerApp",
+                .product(name: "Wiring", package: wiring.lastPathComponent),
+                .product(name: "WiringHummingbird", package: wiring.lastPathComponent),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
     ]
 )

@@ -26,6 +26,19 @@ struct BuildPluginTests {
         try BinaryRunner.swift(["package", "--scratch-path", scratch(package)] + arguments, in: package)
     }
 
+    /// The framework products sit behind package traits (SE-0450): an app that depends on the
+    /// `Wiring` product alone resolves without Hummingbird (nor anything only it needs).
+    @Test func aClientOfWiringAloneResolvesWithoutTheFrameworks() throws {
+        // Resolved afresh: what an earlier resolution left proves nothing.
+        try? FileManager.default.removeItem(atPath: clean + "/Package.resolved")
+        let output = try BinaryRunner.swift(["package", "--scratch-path", scratch(clean), "resolve"], in: clean)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let resolved = try String(contentsOfFile: clean + "/Package.resolved", encoding: .utf8)
+        let identities = resolved.split(separator: "\n").filter { $0.contains("\"identity\"") }
+        #expect(identities.contains { $0.contains("swift-log") })
+        #expect(!identities.contains { $0.contains("hummingbird") || $0.contains("vapor") }, "\(identities)")
+    }
+
     @Test func aCleanAppBuildsAndRegistersThroughTheGeneratedKeys() throws {
         let output = try build(clean)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")

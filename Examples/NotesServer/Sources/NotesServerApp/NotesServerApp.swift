@@ -4,6 +4,7 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 import Wiring
+import WiringHummingbird
 import WiringServiceLifecycle
 
 /// The notes server: a container from `config/`, a Hummingbird router whose requests each get
@@ -40,8 +41,8 @@ public enum NotesServerApp {
         let logger = try await container.resolve(Logger.self)
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: RequestCountingMiddleware(counter: try await container.resolve(RequestCounter.self)))
-        try await RequestScopeMiddleware.checkSeeding(in: container, logger: logger)
-        router.add(middleware: RequestScopeMiddleware(container: container))
+        try await RequestScopeMiddleware<AppRequestContext>.checkSeeding(in: container, logger: logger)
+        router.add(middleware: RequestScopeMiddleware.seedingRequestLog(container: container))
         Routes.add(to: router, container: container)
         return Application(
             router: router,

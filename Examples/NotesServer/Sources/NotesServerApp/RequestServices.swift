@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 
 /// A logger for one request: every line carries the request id. `scoped`: one per request,
-/// made by ``RequestScopeMiddleware``, which seeds it into the request's scope.
+/// made by WiringHummingbird's `RequestScopeMiddleware`, which seeds it into the request's scope.
 public final class RequestLog: Sendable {
     public let requestID: String
     public let logger: Logger

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Wiring
+import WiringHummingbird
 
 /// The JSON API: each route resolves what it needs from the request's scope.
 enum Routes {
@@ -29,7 +30,7 @@ enum Routes {
             return note
         }
         router.delete("/notes/:id") { request, context -> HTTPResponse.Status in
-            let token = try await context.requestScope().resolve(AdminToken.self)
+            let token = try await context.resolve(AdminToken.self)
             guard token.allows(request.headers[.authorization]) else { throw HTTPError(.unauthorized, message: "DELETE needs the admin token") }
             let id = try context.parameters.require("id", as: Int.self)
             guard try await queries(context).delete(id: id) else { throw HTTPError(.notFound, message: "no note \(id)") }
@@ -45,6 +46,6 @@ enum Routes {
     }
 
     private static func queries(_ context: AppRequestContext) async throws -> NoteQueries {
-        try await context.requestScope().resolve(NoteQueries.self)
+        try await context.resolve(NoteQueries.self)
     }
 }
