@@ -12,10 +12,12 @@ public import Wiring
 ///     try editor.save("hello")
 /// }
 ///
-/// @Suite(.container(NotesTests.base))       // each test: a child of the test context's container
-/// struct NotesTests {
+/// enum TestApp {                           // outside the suite: its attribute cannot read the suite's own statics
 ///     static let base = try! Container(manifest: "services.yaml", registry: .notes, contexts: .explicit("test"))
 /// }
+///
+/// @Suite(.container(TestApp.base))          // each test: a child of the test context's container
+/// struct NotesTests { … }
 /// ```
 ///
 /// The child is a child of the container the trait names, or of `Container.current` (the one an
