@@ -105,21 +105,13 @@ struct ChildPlan {
                 at: change.location))
             return nil
         }
-        if let name = change.name {
-            if let named = target.named[name] { return named }
-            let defined = target.named.keys.sorted()
-            let list = defined.isEmpty ? "it has no named variants" : "its names: " + defined.joined(separator: ", ")
-            problems.append(.error(
-                "service \(target.serviceKey) has no variant named '\(name)'\(Suggestion.hint(for: name, in: defined)) (\(list))",
-                at: change.location))
+        // The variant (or the unnamed service) as a resolve finds it, with a resolve's message.
+        do {
+            return try parent.registration(in: target, name: change.name, state: nil)
+        } catch {
+            problems.append(.error(error.message, at: change.location))
             return nil
         }
-        guard let unnamed = target.unnamed else {
-            problems.append(.error("\(change.subject.shown) resolves no service without a name; name the variant to change",
-                                   at: change.location))
-            return nil
-        }
-        return unnamed
     }
 
     // MARK: - Adding
