@@ -137,12 +137,8 @@ enum ArgumentsBenchmark {
             let resolve: (Wiring.Container) throws -> Any = { container in
                 type == Connection.self ? try container.resolve(Connection.self) : try container.resolve(Holder.self)
             }
-            let (measured, ratios) = try interleaved(repetitions: repetitions, [
-                ("r.arg", { for _ in 0..<iterations { _ = try resolve(untyped) }; return 0 }),
-                ("typed", { for _ in 0..<iterations { _ = try resolve(typed) }; return 0 }),
-            ])
-            rows.append([name, formatTime(measured[0].median / Double(iterations)), formatTime(measured[1].median / Double(iterations)),
-                         String(format: "%.2f×", ratios[1])])
+            rows.append(try comparedRow(name, repetitions: repetitions, iterations: iterations,
+                                        ("r.arg", { _ = try resolve(untyped) }), ("typed", { _ = try resolve(typed) })))
         }
         printTable(["resolve", "r.arg", "typed", "typed/r.arg"], rows)
     }

@@ -57,12 +57,8 @@ enum ChildrenBenchmark {
         ]
         var rows: [[String]] = []
         for (name, resolve) in operations {
-            let (measured, ratios) = try interleaved(repetitions: repetitions, [
-                ("parent", { for _ in 0..<iterations { _ = try resolve(parent) }; return 0 }),
-                ("child", { for _ in 0..<iterations { _ = try resolve(child) }; return 0 }),
-            ])
-            rows.append([name, formatTime(measured[0].median / Double(iterations)), formatTime(measured[1].median / Double(iterations)),
-                         String(format: "%.2f×", ratios[1])])
+            rows.append(try comparedRow(name, repetitions: repetitions, iterations: iterations,
+                                        ("parent", { _ = try resolve(parent) }), ("child", { _ = try resolve(child) })))
         }
         printTable(["resolve", "parent", "child", "child/parent"], rows)
     }

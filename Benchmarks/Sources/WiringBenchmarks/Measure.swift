@@ -50,6 +50,19 @@ func interleaved(
     return (zip(operations, samples).map { Measurement(name: $0.name, samples: $1.sorted()) }, ratios)
 }
 
+/// A table row comparing two ways of doing the operation `name`, interleaved round by round:
+/// the name, each way's time per operation, and the second's ratio to the first.
+func comparedRow(
+    _ name: String, repetitions: Int, iterations: Int, _ first: (String, () throws -> Void), _ second: (String, () throws -> Void)
+) throws -> [String] {
+    let (measured, ratios) = try interleaved(repetitions: repetitions, [
+        (first.0, { for _ in 0..<iterations { try first.1() }; return 0 }),
+        (second.0, { for _ in 0..<iterations { try second.1() }; return 0 }),
+    ])
+    return [name, formatTime(measured[0].median / Double(iterations)), formatTime(measured[1].median / Double(iterations)),
+            String(format: "%.2f×", ratios[1])]
+}
+
 func formatTime(_ seconds: Double) -> String {
     switch seconds {
     case ..<1e-6: String(format: "%.1f ns", seconds * 1e9)
