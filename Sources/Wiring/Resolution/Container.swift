@@ -78,9 +78,9 @@ public final class Container: Sendable {
     /// children's lives.
     let life: ContainerLife
     /// The kept instances with shutdown hooks, in construction order (its life's).
-    let kept: KeptInstances
-    /// How long a shutdown hook may run unless its service says otherwise.
-    let shutdownTimeout: Duration
+    var kept: KeptInstances { life.kept }
+    /// How long a shutdown hook may run unless its service says otherwise (its life's).
+    var shutdownTimeout: Duration { life.shutdownTimeout }
     /// Whether a factory's dependency may take the one-step path: not when every resolve is
     /// traced or recorded.
     let usesFastDependencyPath: Bool
@@ -181,10 +181,8 @@ public final class Container: Sendable {
         self.targets = bound.targets
         self.registrations = bound.registrations
         self.now = options.now
-        shutdownTimeout = options.shutdownTimeout
         typeCache = ReadMostly(TypeCache())
         life = ContainerLife(shutdownTimeout: options.shutdownTimeout, logger: options.logger)
-        kept = life.kept
         edgeRecorder = options.recordsResolvedEdges ? Locked([]) : nil
         usesFastDependencyPath = options.recordsResolvedEdges == false && (options.logger.map { $0.logLevel > .trace } ?? true)
         var tagged: [String: [Registration]] = [:]
@@ -221,11 +219,9 @@ public final class Container: Sendable {
         registrations = parent.registrations
         taggedRegistrations = parent.taggedRegistrations
         now = parent.now
-        shutdownTimeout = parent.shutdownTimeout
         let typeCache = ReadMostly(TypeCache())
         self.typeCache = typeCache
         life = ContainerLife(shutdownTimeout: parent.shutdownTimeout, logger: parent.logger, instances: (typeCache, slots))
-        kept = life.kept
         edgeRecorder = parent.edgeRecorder == nil ? nil : Locked([])
         usesFastDependencyPath = parent.usesFastDependencyPath
         logger = parent.logger
