@@ -17,8 +17,8 @@ struct ChildPlan {
     /// replaces), and their targets by key.
     private var inherited: [Registration]
     private var added: [String: ResolutionTarget]
-    /// The services this child adds: their keys, and a registration once the child's slots exist.
-    private var adding: [(keys: [String], make: (ChildSlots) -> Registration)] = []
+    /// The services this child adds, with their keys.
+    private var adding: [(keys: [String], registration: Registration)] = []
     /// What this child changes, by the registration it changes (its parent's, or the root's it
     /// replaces), with where.
     private var changed: [ObjectIdentifier: Change] = [:]
@@ -128,44 +128,25 @@ struct ChildPlan {
             problems.append(.error("\(change.subject.shown) is added twice in this child", at: change.location))
             return
         }
-        guard let keeping = keeping(scope, at: change.location) else { return }
-        let key = String(describing: type)
-        adding.append((keys, { slots in Registration(adding: key, factory: entry, scope: scope, keeping: keeping(slots)) }))
-    }
-
-    /// How an added service in `scope` is kept, once the child's slots exist; `nil` with the
-    /// problem for a scope the manifest does not declare.
-    private mutating func keeping(_ scope: Scope, at location: SourceLocation) -> ((ChildSlots) -> Keeping)? {
-        var timeToLive: Duration?
-        switch scope.builtInKind {
-        case .unique: return { _ in .unique }
-        case .graph: return { _ in .graph }
-        case .scoped:
-            defer { scopedCount += 1 }
-            let place = scopedCount
-            return { _ in .scoped(place: place) }
-        case .singleton, .shared, .cached:
-            break
-        case nil:
-            guard let custom = parent.manifest.customScopes.first(where: { $0.name == scope.name }) else {
-                let declared = parent.manifest.customScopes.map(\.name)
-                problems.append(.error("scope '\(scope.name)' is not declared in the manifest\(Suggestion.hint(for: scope.name, in: declared))",
-                                       at: location))
-                return nil
-            }
-            timeToLive = custom.timeToLive?.value
+        let custom = parent.manifest.customScopes.first { $0.name == scope.name }
+        if !scope.isBuiltIn, custom == nil {
+            let declared = parent.manifest.customScopes.map(\.name)
+            problems.append(.error("scope '\(scope.name)' is not declared in the manifest\(Suggestion.hint(for: scope.name, in: declared))",
+                                   at: change.location))
+            return
         }
-        defer { keptCount += 1 }
-        let (place, weakly) = (keptCount, scope.builtInKind == .shared)
-        return { slots in .kept(timeToLive: timeToLive, weakly: weakly, slot: slots.slot(at: place), place: place) }
+        // Kept by place in the child's own slots, as every registration a child keeps: the slot
+        // the registration holds is never read.
+        let keeping = Keeping.of(scope, timeToLive: nil, customTimeToLive: custom?.timeToLive?.value,
+                                 scopedCount: &scopedCount, keptCount: &keptCount)
+        adding.append((keys, Registration(adding: String(describing: type), factory: entry, scope: scope, keeping: keeping)))
     }
 
-    /// The services the child's lineage adds, made now that its slots exist, and their targets.
-    func finish(slots: ChildSlots) -> (added: [String: ResolutionTarget], registrations: [Registration]) {
+    /// The services the child's lineage adds, and their targets.
+    func finish() -> (added: [String: ResolutionTarget], registrations: [Registration]) {
         var targets = added
         var registrations = inherited
-        for (keys, make) in adding {
-            let registration = make(slots)
+        for (keys, registration) in adding {
             registrations.append(registration)
             let target = ResolutionTarget(serviceKey: registration.key, unnamed: registration, named: [:])
             for key in keys { targets[key] = target }

@@ -41,7 +41,7 @@ extension Container {
         if !plan.problems.isEmpty { throw ManifestError(plan.problems) }
         let number = life.children.withLock { $0.number() }
         let slots = ChildSlots(count: plan.keptCount)
-        let (added, addedRegistrations) = plan.finish(slots: slots)
+        let (added, addedRegistrations) = plan.finish()
         let lineage = Lineage(parent: self, number: number, substitutes: plan.substitutes, added: added,
                               addedRegistrations: addedRegistrations)
         let child = Container(childOf: self, lineage: lineage, slots: slots, keptCount: plan.keptCount, scopedCount: plan.scopedCount)

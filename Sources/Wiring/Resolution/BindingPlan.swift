@@ -253,23 +253,8 @@ private struct ServiceBinder {
     }
 
     private mutating func keeping(_ scope: Scope, timeToLive: Duration?) -> Keeping {
-        switch scope.builtInKind {
-        case .unique: return .unique
-        case .graph: return .graph
-        case .scoped:
-            defer { bound.scopedCount += 1 }
-            return .scoped(place: bound.scopedCount)
-        case .singleton: return kept(timeToLive: nil, weakly: false)
-        case .shared: return kept(timeToLive: nil, weakly: true)
-        case .cached: return kept(timeToLive: timeToLive, weakly: false)
-        case nil:
-            let custom = plan.manifest.customScopes.first { $0.name == scope.name }
-            return kept(timeToLive: timeToLive ?? custom?.timeToLive?.value, weakly: false)
-        }
-    }
-
-    private mutating func kept(timeToLive: Duration?, weakly: Bool) -> Keeping {
-        defer { bound.keptCount += 1 }
-        return .kept(timeToLive: timeToLive, weakly: weakly, slot: InstanceSlot(), place: bound.keptCount)
+        let custom = scope.isBuiltIn ? nil : plan.manifest.customScopes.first { $0.name == scope.name }
+        return .of(scope, timeToLive: timeToLive, customTimeToLive: custom?.timeToLive?.value,
+                   scopedCount: &bound.scopedCount, keptCount: &bound.keptCount)
     }
 }
