@@ -18,6 +18,8 @@ let package = Package(
     dependencies: [
         // The `Hummingbird` trait brings the WiringHummingbird product (and Hummingbird) in.
         .package(path: wiring.path, traits: ["Hummingbird"]),
+        // The manifests, services and factories both notes servers share, and their tests' scenarios.
+        .package(path: "../NotesCore"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
@@ -27,6 +29,7 @@ let package = Package(
         .target(
             name: "NotesServerApp",
             dependencies: [
+                .product(name: "NotesCore", package: "NotesCore"),
                 .product(name: "Wiring", package: wiring.lastPathComponent),
                 .product(name: "WiringServiceLifecycle", package: wiring.lastPathComponent),
                 .product(name: "WiringHummingbird", package: wiring.lastPathComponent),
@@ -45,6 +48,8 @@ let package = Package(
             name: "NotesServerTests",
             dependencies: [
                 "NotesServerApp",
+                .product(name: "NotesCore", package: "NotesCore"),
+                .product(name: "NotesServerTesting", package: "NotesCore"),
                 .product(name: "Wiring", package: wiring.lastPathComponent),
                 .product(name: "WiringHummingbird", package: wiring.lastPathComponent),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(path: ".."),
+        .package(path: "../../NotesCore"),
         .package(path: wiring.path),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
@@ -21,6 +22,7 @@ let package = Package(
             name: "NotesServerBenchmark",
             dependencies: [
                 .product(name: "NotesServerApp", package: "NotesServer"),
+                .product(name: "NotesCore", package: "NotesCore"),
                 .product(name: "Wiring", package: wiring.lastPathComponent),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

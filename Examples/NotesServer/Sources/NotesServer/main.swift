@@ -1,13 +1,14 @@
 import Foundation
+import NotesCore
 import NotesServerApp
 import Wiring
 
 // `swift run --package-path Examples/NotesServer`: serves the notes API until SIGTERM or SIGINT.
 let environment = ProcessInfo.processInfo.environment
 do {
-    let container = try NotesServerApp.makeContainer(
-        config: environment["NOTES_CONFIG"] ?? NotesServerApp.defaultConfig,
-        contexts: NotesServerApp.contexts(environment: environment),
+    let container = try Notes.makeContainer(
+        config: environment["NOTES_CONFIG"] ?? Notes.defaultConfig,
+        contexts: Notes.contexts(environment: environment),
         environment: environment)
     say(container.contextSummary)
     try await NotesServerApp.run(container: container) { port in

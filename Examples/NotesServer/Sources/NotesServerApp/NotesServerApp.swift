@@ -1,38 +1,16 @@
 import Foundation
 import Hummingbird
 import Logging
+import NotesCore
 import ServiceLifecycle
 import UnixSignals
 import Wiring
 import WiringHummingbird
 import WiringServiceLifecycle
 
-/// The notes server: a container from `config/`, a Hummingbird router whose requests each get
+/// The notes server: a container from NotesCore's `config/`, a Hummingbird router whose requests each get
 /// a Wiring scope, and a service group that drains requests before the container shuts down.
 public enum NotesServerApp {
-    /// The manifests beside the sources, for `swift run`; `NOTES_CONFIG` names another folder.
-    public static let defaultConfig = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("config").path
-
-    /// The contexts to apply: `APP_ENV` or `WIRING_CONTEXT` (or `--wiring-context`) when set,
-    /// `development` when neither is.
-    public static func contexts(environment: [String: String]) -> ContextSelection {
-        let named = environment["APP_ENV"].map { [$0] } ?? (environment["WIRING_CONTEXT"] == nil ? ["development"] : [])
-        return ContextSelection(contexts: named, environmentVariable: "WIRING_CONTEXT", launchArgument: "--wiring-context", detectsTests: false)
-    }
-
-    /// The container for the manifests in `config`, with `contexts` applied. Tests pass a
-    /// registry with some factories overridden.
-    /// - Throws: `ManifestError` with every problem at its `file:line:col`.
-    public static func makeContainer(
-        config: String = defaultConfig, contexts: ContextSelection, environment: [String: String],
-        registry: FactoryRegistry = registry()
-    ) throws -> Container {
-        try Container(manifest: config + "/services.yaml", registry: registry, contexts: contexts,
-                      options: .init(environment: environment))
-    }
-
     /// The HTTP application for `container`; `onServerRunning` gets the port it listens on.
     public static func makeApplication(
         container: Container, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -41,7 +19,7 @@ public enum NotesServerApp {
         let logger = try await container.resolve(Logger.self)
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: RequestCountingMiddleware(counter: try await container.resolve(RequestCounter.self)))
-        try await RequestScopeMiddleware<AppRequestContext>.checkSeeding(in: container, logger: logger)
+        try await Notes.checkSeeding(in: container, logger: logger)
         router.add(middleware: RequestScopeMiddleware.seedingRequestLog(container: container))
         Routes.add(to: router, container: container)
         return Application(

@@ -1,5 +1,5 @@
 import Hummingbird
-import Logging
+import NotesCore
 import Wiring
 import WiringHummingbird
 
@@ -16,13 +16,8 @@ extension RequestScopeMiddleware<AppRequestContext> {
             try scope.seed(RequestLog(requestID: context.id, logger: context.logger))
         }
     }
-
-    /// Checks once, when the server starts, that `container` lets each request's
-    /// ``RequestLog`` be seeded: a manifest where it is not `scoped` fails start-up, not every
-    /// request.
-    static func checkSeeding(in container: Container, logger: Logger) async throws {
-        let scope = container.makeScope()
-        try scope.seed(RequestLog(requestID: "start-up", logger: logger))
-        try await scope.end()
-    }
 }
+
+// The API's JSON bodies, as Hummingbird answers them.
+extension Note: @retroactive ResponseCodable {}
+extension HealthReport: @retroactive ResponseCodable {}

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NotesCore
 import Wiring
 import WiringHummingbird
 
@@ -37,11 +38,8 @@ enum Routes {
             return .noContent
         }
         router.get("/health") { _, context -> EditedResponse<HealthReport> in
-            let checks: [any HealthCheck] = try await container.resolveAll(tagged: "health-check")
-            var results: [String: Bool] = [:]
-            for check in checks { results[check.name] = await check.check() }
-            let healthy = results.values.allSatisfy { $0 }
-            return EditedResponse(status: healthy ? .ok : .serviceUnavailable, response: HealthReport(healthy: healthy, checks: results))
+            let report = try await Notes.health(in: container)
+            return EditedResponse(status: report.healthy ? .ok : .serviceUnavailable, response: report)
         }
     }
 

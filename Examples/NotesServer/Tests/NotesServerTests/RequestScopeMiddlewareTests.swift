@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NotesCore
 import NotesServerApp
 import Testing
 import Wiring
@@ -10,7 +11,7 @@ import WiringHummingbird
 @Suite("RequestScopeMiddleware")
 struct RequestScopeMiddlewareTests {
     static func container() throws -> Container {
-        try NotesServerApp.makeContainer(contexts: .explicit("development"), environment: [:])
+        try Notes.makeContainer(contexts: .explicit("development"), environment: [:])
     }
 
     @Test func aRouteOutsideTheMiddlewareAnswersAServerErrorNotACrash() async throws {

@@ -1,12 +1,13 @@
 import Hummingbird
 import Logging
+import NotesCore
 import NotesServerApp
 import ServiceLifecycle
 import Wiring
 
 /// The notes server as it ships.
 func wired(onServerRunning: @escaping @Sendable (Int) async -> Void) async throws -> ServiceGroup {
-    let container = try NotesServerApp.makeContainer(contexts: .explicit("test"), environment: ["PORT": "0"])
+    let container = try Notes.makeContainer(contexts: .explicit("test"), environment: ["PORT": "0"])
     let group = try await NotesServerApp.makeServiceGroup(container: container, onServerRunning: onServerRunning)
     _ = try await container.resolve((any NoteStore).self).add(NewNote(title: "benchmark"))
     return group

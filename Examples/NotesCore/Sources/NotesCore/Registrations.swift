@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import Wiring
 
-/// Every factory the manifests in `config/` name.
-extension NotesServerApp {
+/// Every factory the manifests in `config/` name; a test overrides some of them.
+extension Notes {
     public static func registry() -> FactoryRegistry {
         let registry = FactoryRegistry()
         // Every argument is read as a typed struct (FactoryArguments.swift): building the

@@ -1,8 +1,7 @@
 import Foundation
-import Hummingbird
 
 /// A note, as the API sends it.
-public struct Note: ResponseCodable, Sendable, Equatable {
+public struct Note: Codable, Sendable, Equatable {
     public var id: Int
     public var title: String
     public var body: String
@@ -33,7 +32,7 @@ public struct NewNote: Codable, Sendable {
 }
 
 /// What `/health` answers: each check by name, and whether all passed.
-public struct HealthReport: ResponseCodable, Sendable {
+public struct HealthReport: Codable, Sendable {
     public var healthy: Bool
     public var checks: [String: Bool]
 }

@@ -3,7 +3,8 @@ import Logging
 import Synchronization
 
 /// A logger for one request: every line carries the request id. `scoped`: one per request,
-/// made by WiringHummingbird's `RequestScopeMiddleware`, which seeds it into the request's scope.
+/// made by the server's request-scope middleware (WiringHummingbird's or WiringVapor's), which
+/// seeds it into the request's scope.
 public final class RequestLog: Sendable {
     public let requestID: String
     public let logger: Logger
@@ -111,7 +112,7 @@ public final class RequestCounter: Sendable {
 public struct AdminToken: Sendable {
     let value: String
 
-    func allows(_ authorization: String?) -> Bool {
+    public func allows(_ authorization: String?) -> Bool {
         authorization == "Bearer \(value)"
     }
 }

@@ -1,0 +1,36 @@
+// swift-tools-version:6.2
+// NotesCore: what the two notes servers share — the manifests in config/, the services they
+// declare, the factories that build them — and, for their tests, the scenarios both pass.
+import Foundation
+import PackageDescription
+
+// Wiring is the repository this package sits in; SwiftPM names a path dependency after its
+// folder, so the product is looked up under that name.
+let wiring = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("../..").standardized
+
+let package = Package(
+    name: "NotesCore",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "NotesCore", targets: ["NotesCore"]),
+        // Swift Testing scenarios a notes server's tests run against it, over loopback.
+        .library(name: "NotesServerTesting", targets: ["NotesServerTesting"]),
+    ],
+    dependencies: [
+        .package(path: wiring.path),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+    ],
+    targets: [
+        .target(
+            name: "NotesCore",
+            dependencies: [
+                .product(name: "Wiring", package: wiring.lastPathComponent),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "NotesServerTesting",
+            dependencies: ["NotesCore", .product(name: "Wiring", package: wiring.lastPathComponent)]
+        ),
+    ]
+)

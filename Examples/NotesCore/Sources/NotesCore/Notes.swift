@@ -1,0 +1,47 @@
+import Foundation
+import Logging
+import Wiring
+
+/// How a notes server makes its container: from the manifests in `config/`, with the contexts
+/// the environment names. Both servers (Hummingbird's and Vapor's) start here.
+public enum Notes {
+    /// The manifests beside the sources, for `swift run`; `NOTES_CONFIG` names another folder.
+    public static let defaultConfig = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("config").path
+
+    /// The contexts to apply: `APP_ENV` or `WIRING_CONTEXT` (or `--wiring-context`) when set,
+    /// `development` when neither is.
+    public static func contexts(environment: [String: String]) -> ContextSelection {
+        let named = environment["APP_ENV"].map { [$0] } ?? (environment["WIRING_CONTEXT"] == nil ? ["development"] : [])
+        return ContextSelection(contexts: named, environmentVariable: "WIRING_CONTEXT", launchArgument: "--wiring-context", detectsTests: false)
+    }
+
+    /// The container for the manifests in `config`, with `contexts` applied. Tests pass a
+    /// registry with some factories overridden.
+    /// - Throws: `ManifestError` with every problem at its `file:line:col`.
+    public static func makeContainer(
+        config: String = defaultConfig, contexts: ContextSelection, environment: [String: String],
+        registry: FactoryRegistry = registry()
+    ) throws -> Container {
+        try Container(manifest: config + "/services.yaml", registry: registry, contexts: contexts,
+                      options: .init(environment: environment))
+    }
+
+    /// Checks once, when the server starts, that `container` lets each request's
+    /// ``RequestLog`` be seeded: a manifest where it is not `scoped` fails start-up, not every
+    /// request.
+    public static func checkSeeding(in container: Container, logger: Logger) async throws {
+        let scope = container.makeScope()
+        try scope.seed(RequestLog(requestID: "start-up", logger: logger))
+        try await scope.end()
+    }
+
+    /// What `GET /health` answers: every service tagged `health-check`, run.
+    public static func health(in container: Container) async throws -> HealthReport {
+        let checks: [any HealthCheck] = try await container.resolveAll(tagged: "health-check")
+        var results: [String: Bool] = [:]
+        for check in checks { results[check.name] = await check.check() }
+        return HealthReport(healthy: results.values.allSatisfy { $0 }, checks: results)
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NotesCore
+import Synchronization
+import Testing
+import Wiring
+
+/// What a notes server does, whichever framework serves it: each example's tests call these
+/// with their ``NotesServerUnderTest``, and with their executable's name.
+public enum NotesScenarios {
+    public static func everyRouteAnswers<Server: NotesServerUnderTest>(_: Server.Type) async throws {
+        let server = try await Server.start()
+        #expect(try await server.request("GET", "/notes").text == "[]")
+        let created = try await server.request("POST", "/notes", json: #"{"title": "Ship it", "body": "on Friday"}"#)
+        #expect(created.status == 201)
+        #expect(try created.json(Note.self) == Note(id: 1, title: "Ship it", body: "on Friday"))
+        #expect(try await server.request("GET", "/notes/1").json(Note.self).title == "Ship it")
+        #expect(try await server.request("GET", "/notes").json([Note].self).count == 1)
+        #expect(try await server.request("GET", "/notes/2").status == 404)
+        #expect(try await server.request("POST", "/notes", json: #"{"title": ""}"#).status == 400)
+        // DELETE needs the admin token, from NOTES_ADMIN_TOKEN or its default.
+        #expect(try await server.request("DELETE", "/notes/1").status == 401)
+        #expect(try await server.request("DELETE", "/notes/1", headers: ["Authorization": "Bearer dev-token"]).status == 204)
+        #expect(try await server.request("GET", "/notes/1").status == 404)
+        let health = try await server.request("GET", "/health")
+        #expect(health.status == 200)
+        #expect(health.text.contains(#""healthy":true"#))
+        #expect(health.text.contains(#""store":true"#) && health.text.contains(#""uptime":true"#))
+        try await server.shutDown()
+    }
+
+    public static func concurrentRequestsGetTheirOwnScopedInstancesAndShareTheSingleton<Server: NotesServerUnderTest>(_: Server.Type) async throws {
+        // The test's registry records the units of work, and holds each request's queries
+        // until both requests have theirs, so that both scopes are open at once.
+        let (registry, units) = registryRecordingUnitsOfWork()
+        let bothStarted = AsyncGate(count: 2)
+        registry.factory("note-queries", overriding: true) { r in
+            let queries = NoteQueries(store: try r.arg("store"), unit: try r.arg("unit"), log: try r.arg("log"))
+            await bothStarted.arrive()
+            return queries
+        }
+        let server = try await Server.start(registry: registry)
+        async let first = server.request("GET", "/notes")
+        async let second = server.request("GET", "/notes")
+        let replies = try await [first, second]
+        #expect(replies.map(\.status) == [200, 200], "\(replies.map(\.text))")
+        let made = units.all
+        try #require(made.count == 2)
+        #expect(made[0] !== made[1])
+        #expect(made[0].requestID != made[1].requestID)
+        // Each request's scope ended once its response was written.
+        #expect(made.allSatisfy { $0.hasEnded })
+        // The singleton store is one instance for both.
+        let store = try await server.container.resolve((any NoteStore).self)
+        let posted = try await server.request("POST", "/notes", json: #"{"title": "shared"}"#)
+        #expect(posted.status == 201, "\(posted.text)")
+        let titles = try await store.all().map(\.title)
+        #expect(titles == ["shared"])
+        try await server.shutDown()
+    }
+
+    public static func aStreamedExportKeepsTheRequestScopeOpenUntilItsLastLine<Server: NotesServerUnderTest>(_: Server.Type) async throws {
+        let (registry, units) = registryRecordingUnitsOfWork()
+        let server = try await Server.start(registry: registry)
+        for title in ["one", "two"] {
+            #expect(try await server.request("POST", "/notes", json: #"{"title": "\#(title)"}"#).status == 201)
+        }
+        // Each line reads through the request's unit of work, which refuses work once ended.
+        let export = try await server.request("GET", "/notes/export")
+        #expect(export.status == 200, "\(export.text)")
+        #expect(export.headers["content-type"] == "application/x-ndjson")
+        let titles = try export.text.split(separator: "\n").map { try JSONDecoder().decode(Note.self, from: Data($0.utf8)).title }
+        #expect(titles == ["one", "two"])
+        // The scope ends right after the last byte is written, which may be just after the
+        // client has it.
+        let exportUnit = try #require(units.all.last)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !exportUnit.hasEnded && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(exportUnit.hasEnded)
+        try await server.shutDown()
+    }
+
+    public static func theTestContextSwapsTheStore<Server: NotesServerUnderTest>(_: Server.Type) async throws {
+        let test = try await Server.start()
+        let memory = try await test.container.resolve((any NoteStore).self)
+        #expect(memory is InMemoryNoteStore)
+        try await test.shutDown()
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID())")
+        let development = try await Server.start(contexts: .explicit("development"), environment: ["NOTES_DIR": folder.path])
+        let file = try await development.container.resolve((any NoteStore).self)
+        #expect(file is FileNoteStore)
+        let posted = try await development.request("POST", "/notes", json: #"{"title": "on disk"}"#)
+        #expect(posted.status == 201, "\(posted.text)")
+        try await development.shutDown()
+        let saved = try JSONDecoder().decode([Note].self, from: Data(contentsOf: folder.appendingPathComponent("notes.json")))
+        #expect(saved.map(\.title) == ["on disk"])
+    }
+
+    public static func gracefulShutdownLetsARequestInFlightFinishBeforeTheStoreCloses<Server: NotesServerUnderTest>(_: Server.Type) async throws {
+        // The request's queries wait, in the handler, until the test lets them go.
+        let inHandler = AsyncGate(count: 2), release = AsyncGate(count: 2)
+        let registry = Notes.registry()
+        registry.factory("note-queries", overriding: true) { r in
+            let queries = NoteQueries(store: try r.arg("store"), unit: try r.arg("unit"), log: try r.arg("log"))
+            await inHandler.arrive()
+            await release.arrive()
+            return queries
+        }
+        let server = try await Server.start(registry: registry)
+        let store = try await server.container.resolve((any NoteStore).self)
+        async let reply = server.request("GET", "/notes")
+        await inHandler.arrive()
+        async let shutDown: Void = server.shutDown()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await store.closeCount == 0, "the store stays open while a request is in flight")
+        await release.arrive()
+        #expect(try await reply.status == 200)
+        try await shutDown
+        #expect(await store.closeCount == 1)
+    }
+
+    public static func aRequestLogThatIsNotScopedStopsStartUp<Server: NotesServerUnderTest>(_: Server.Type) async throws {
+        // The middleware seeds each request's scope with its RequestLog: a singleton cannot be.
+        // Declared seeded, the manifest says so where it is written.
+        let seeded = try EditedConfig(replacing: "scope: scoped, seeded: true", with: "scope: singleton, seeded: true")
+        let manifestError = #expect(throws: ManifestError.self) {
+            try Notes.makeContainer(config: seeded.folder.path, contexts: .explicit("test"), environment: ["PORT": "0"])
+        }
+        let diagnostic = try #require(manifestError?.diagnostics.first)
+        #expect(diagnostic.formatted().hasPrefix("\(seeded.services.path):\(seeded.line):"), "\(diagnostic.formatted())")
+        #expect(diagnostic.message.hasPrefix("'seeded: true' of service 'RequestLog' needs scope scoped"))
+
+        // Built by a factory instead, as a singleton: the middleware's check at start-up.
+        let built = try EditedConfig(replacing: "scope: scoped, seeded: true", with: "factory: app-logger, scope: singleton, args: { level: info }")
+        let container = try Notes.makeContainer(config: built.folder.path, contexts: .explicit("test"), environment: ["PORT": "0"])
+        let error = await #expect(throws: ResolutionError.self) { _ = try await Server.start(container: container) }
+        #expect(error?.description == "service RequestLog (\(built.services.path):\(built.line):3) is singleton, not scoped: "
+                + "only a scoped service can be seeded in a scope")
+        try await container.shutdown()
+    }
+
+    public static func aMisspeltLevelOrABadPortStopsStartUpAtItsLine<Server: NotesServerUnderTest>(_: Server.Type) throws {
+        let level = try EditedConfig(replacing: "args: { level: info }", with: "args: { level: infoo }")
+        let error = #expect(throws: ManifestError.self) {
+            try Notes.makeContainer(config: level.folder.path, contexts: .none, environment: ["PORT": "0"])
+        }
+        #expect(error?.errors.map(\.headline) == [
+            "\(level.services.path):\(level.line):\(level.column + 15): error: service Logger: argument 'level': 'infoo' is not a case of Level "
+                + "(trace, debug, info, notice, warning, error, critical); did you mean 'info'?",
+        ])
+        // The port comes from the environment: its variable is named, its value not shown.
+        for port in ["eighty", "70000"] {
+            let portError = #expect(throws: ManifestError.self) {
+                try Notes.makeContainer(config: Notes.defaultConfig, contexts: .none, environment: ["PORT": port])
+            }
+            #expect(portError?.errors.count == 1)
+            #expect(portError?.errors.first?.message.hasPrefix("service ServerSettings: argument 'port': ") == true)
+            #expect(portError?.errors.first?.message.contains("environment variable 'PORT'") == true, "\(portError?.description ?? "")")
+            #expect(portError?.description.contains(port) == false)
+        }
+    }
+
+    public static func gracefulShutdownClosesTheStoreExactlyOnce<Server: NotesServerUnderTest>(_: Server.Type) async throws {
+        let server = try await Server.start()
+        let store = try await server.container.resolve((any NoteStore).self)
+        _ = try await server.request("GET", "/health")
+        #expect(await store.closeCount == 0)
+        try await server.shutDown()
+        #expect(await store.closeCount == 1)
+        #expect(server.container.isShutDown)
+    }
+
+    /// The real registry, with a unit-of-work factory that keeps each unit it makes.
+    private static func registryRecordingUnitsOfWork() -> (FactoryRegistry, UnitsOfWork) {
+        let units = UnitsOfWork()
+        let registry = Notes.registry()
+        registry.factory("unit-of-work", overriding: true) { r in
+            let unit = UnitOfWork(log: try r.arg("log", as: RequestLog.self))
+            units.made.withLock { $0.append(unit) }
+            return unit
+        }
+        .onShutdown { unit in unit.end() }
+        return (registry, units)
+    }
+
+    // MARK: - The executable
+
+    public static func aBadManifestStopsStartUpWithThePositionedErrorAndExitStatus1(executable: String) throws {
+        // The real config/, with a factory key misspelt in services.yaml.
+        let config = try EditedConfig(replacing: "request-counter", with: "request-countr")
+        let server = try ServerProcess.start(executable, environment: ["NOTES_CONFIG": config.folder.path])
+        let (status, output) = server.wait()
+        #expect(status == 1)
+        #expect(output.stderr.contains("\(config.services.path):\(config.line):\(config.column): error: "), "\(output.stderr)")
+        #expect(output.stderr.contains("'request-countr'") && output.stderr.contains("did you mean 'request-counter'"), "\(output.stderr)")
+        #expect(!output.stdout.contains("listening"))
+    }
+
+    public static func sigtermDrainsThenShutsTheContainerDownInReverseOrderAndExits0(executable: String) async throws {
+        let notes = try FileManager.default.temporaryFolder("notes-server")
+        let server = try ServerProcess.start(executable, environment: ["APP_ENV": "development", "NOTES_DIR": notes.path])
+        let port = try server.waitForPort()
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/notes")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"title": "before SIGTERM"}"#.utf8)
+        request.timeoutInterval = 10
+        let (_, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 201)
+
+        server.process.terminate()  // SIGTERM
+        let (status, output) = server.wait()
+        #expect(status == 0, "\(output.stderr)")
+        // The request counter was built after the store, so it shuts down first; the store
+        // closes last, once, and has written the note.
+        let log = output.stderr  // swift-log writes to standard error
+        let counter = try #require(log.range(of: "shutdown: request counter closed after 1 requests"), "\(log)")
+        let store = try #require(log.range(of: "shutdown: file note store closed (1 notes"), "\(log)")
+        #expect(counter.upperBound <= store.lowerBound)
+        #expect(log.components(separatedBy: "file note store closed").count == 2)
+        let saved = try String(contentsOf: notes.appendingPathComponent("notes.json"), encoding: .utf8)
+        #expect(saved.contains("before SIGTERM"))
+    }
+}
+
+/// The units of work a test's factory made, in order.
+final class UnitsOfWork: Sendable {
+    let made = Mutex<[UnitOfWork]>([])
+    var all: [UnitOfWork] { made.withLock { $0 } }
+}
+
+extension FileManager {
+    /// A new empty folder in the temporary directory.
+    func temporaryFolder(_ prefix: String) throws -> URL {
+        let folder = temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID())")
+        try createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
