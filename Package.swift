@@ -18,6 +18,9 @@ let package = Package(
         // Request scopes for Hummingbird 2, behind the `Hummingbird` package trait: a client of
         // `Wiring` alone does not fetch Hummingbird.
         .library(name: "WiringHummingbird", targets: ["WiringHummingbird"]),
+        // The same for Vapor 4, with the container in the application's lifecycle, behind the
+        // `Vapor` package trait.
+        .library(name: "WiringVapor", targets: ["WiringVapor"]),
         .executable(name: "wiring", targets: ["WiringCLI"]),
         .executable(name: "wiring-example", targets: ["WiringExample"]),
         // Validates a target's manifests on every build and generates its factory keys.
@@ -27,6 +30,7 @@ let package = Package(
     ],
     traits: [
         .trait(name: "Hummingbird", description: "The WiringHummingbird product: a request scope per request on Hummingbird 2."),
+        .trait(name: "Vapor", description: "The WiringVapor product: the container in a Vapor 4 application's lifecycle, a request scope per request."),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -34,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.100.0"),
     ],
     targets: [
         // libyaml, read through its event API. Only `Wiring` imports it, and only `internal`ly.
@@ -58,6 +63,11 @@ let package = Package(
         .target(
             name: "WiringHummingbird",
             dependencies: ["Wiring", .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"]))]
+        ),
+        // Compiled empty unless the `Vapor` trait is enabled.
+        .target(
+            name: "WiringVapor",
+            dependencies: ["Wiring", .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"]))]
         ),
         .target(
             name: "WiringCommands",

@@ -28,6 +28,27 @@ public enum Notes {
                       options: .init(environment: environment))
     }
 
+    /// The container a server's executable starts with: the manifests in the folder
+    /// `NOTES_CONFIG` names (``defaultConfig`` when unset), the contexts the environment names;
+    /// its contexts' summary printed.
+    public static func launchContainer(environment: [String: String]) throws -> Container {
+        let container = try makeContainer(
+            config: environment["NOTES_CONFIG"] ?? defaultConfig, contexts: contexts(environment: environment), environment: environment)
+        FileHandle.standardOutput.write(Data((container.contextSummary + "\n").utf8))
+        return container
+    }
+
+    /// Ends a server's executable that could not start: a manifest's errors each at its
+    /// `file:line:col`, any other error after the program's name, on standard error; status 1.
+    public static func exit(reporting error: any Error, program: String) -> Never {
+        if let error = error as? ManifestError {
+            for diagnostic in error.diagnostics { FileHandle.standardError.write(Data((diagnostic.formatted() + "\n").utf8)) }
+        } else {
+            FileHandle.standardError.write(Data("\(program): \(error)\n".utf8))
+        }
+        Foundation.exit(1)
+    }
+
     /// Checks once, when the server starts, that `container` lets each request's
     /// ``RequestLog`` be seeded: a manifest where it is not `scoped` fails start-up, not every
     /// request.

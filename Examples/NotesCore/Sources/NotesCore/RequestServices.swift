@@ -99,7 +99,10 @@ public final class RequestCounter: Sendable {
     private let count = Atomic(0)
     private let logger: Logger
 
-    public init(logger: Logger) { self.logger = logger }
+    public init(logger: Logger) {
+        self.logger = logger
+        logger.debug("request counter ready")
+    }
 
     public func increment() { count.add(1, ordering: .relaxed) }
 

@@ -206,6 +206,7 @@ public enum NotesScenarios {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/notes")!)
         request.httpMethod = "POST"
         request.httpBody = Data(#"{"title": "before SIGTERM"}"#.utf8)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.timeoutInterval = 10
         let (_, response) = try await URLSession.shared.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 201)
@@ -213,15 +214,47 @@ public enum NotesScenarios {
         server.process.terminate()  // SIGTERM
         let (status, output) = server.wait()
         #expect(status == 0, "\(output.stderr)")
-        // The request counter was built after the store, so it shuts down first; the store
-        // closes last, once, and has written the note.
+        // The two singletons with shutdown hooks close in the reverse order of their making
+        // (which one a server makes first is its own affair); the store closes once, after
+        // the request, and has written the note.
         let log = output.stderr  // swift-log writes to standard error
+        let counterMade = try #require(log.range(of: "request counter ready"), "\(log)")
+        let storeMade = try #require(log.range(of: "opened file note store"), "\(log)")
         let counter = try #require(log.range(of: "shutdown: request counter closed after 1 requests"), "\(log)")
         let store = try #require(log.range(of: "shutdown: file note store closed (1 notes"), "\(log)")
-        #expect(counter.upperBound <= store.lowerBound)
+        #expect((counterMade.lowerBound < storeMade.lowerBound) == (store.lowerBound < counter.lowerBound), "\(log)")
         #expect(log.components(separatedBy: "file note store closed").count == 2)
         let saved = try String(contentsOf: notes.appendingPathComponent("notes.json"), encoding: .utf8)
         #expect(saved.contains("before SIGTERM"))
+    }
+}
+
+/// The scenarios of ``NotesScenarios`` run against a server in process, as the arguments of
+/// one parameterized test: `@Test(arguments: NotesScenario.allCases)`.
+public enum NotesScenario: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case everyRouteAnswers
+    case concurrentRequestsGetTheirOwnScopedInstancesAndShareTheSingleton
+    case aStreamedExportKeepsTheRequestScopeOpenUntilItsLastLine
+    case theTestContextSwapsTheStore
+    case gracefulShutdownLetsARequestInFlightFinishBeforeTheStoreCloses
+    case aRequestLogThatIsNotScopedStopsStartUp
+    case aMisspeltLevelOrABadPortStopsStartUpAtItsLine
+    case gracefulShutdownClosesTheStoreExactlyOnce
+
+    public var testDescription: String { rawValue }
+
+    /// Runs the scenario against `Server`.
+    public func run<Server: NotesServerUnderTest>(against _: Server.Type) async throws {
+        switch self {
+        case .everyRouteAnswers: try await NotesScenarios.everyRouteAnswers(Server.self)
+        case .concurrentRequestsGetTheirOwnScopedInstancesAndShareTheSingleton: try await NotesScenarios.concurrentRequestsGetTheirOwnScopedInstancesAndShareTheSingleton(Server.self)
+        case .aStreamedExportKeepsTheRequestScopeOpenUntilItsLastLine: try await NotesScenarios.aStreamedExportKeepsTheRequestScopeOpenUntilItsLastLine(Server.self)
+        case .theTestContextSwapsTheStore: try await NotesScenarios.theTestContextSwapsTheStore(Server.self)
+        case .gracefulShutdownLetsARequestInFlightFinishBeforeTheStoreCloses: try await NotesScenarios.gracefulShutdownLetsARequestInFlightFinishBeforeTheStoreCloses(Server.self)
+        case .aRequestLogThatIsNotScopedStopsStartUp: try await NotesScenarios.aRequestLogThatIsNotScopedStopsStartUp(Server.self)
+        case .aMisspeltLevelOrABadPortStopsStartUpAtItsLine: try NotesScenarios.aMisspeltLevelOrABadPortStopsStartUpAtItsLine(Server.self)
+        case .gracefulShutdownClosesTheStoreExactlyOnce: try await NotesScenarios.gracefulShutdownClosesTheStoreExactlyOnce(Server.self)
+        }
     }
 }
 

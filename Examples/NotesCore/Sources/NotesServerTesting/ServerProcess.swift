@@ -44,13 +44,13 @@ public struct ServerProcess: Sendable {
         return server
     }
 
-    /// The port from the "listening on port N" line, waiting up to 60 seconds for it.
+    /// The port the server listens on, waiting up to 60 seconds for it: from the "NAME
+    /// listening on port N" line on standard output (Hummingbird's server prints it), or from
+    /// Vapor's "Server started on http://HOST:N" log line on standard error.
     public func waitForPort() throws -> Int {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            let text = stdout.text.withLock { $0 }
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("\(executable) listening on port ") }),
-               let port = Int(line.split(separator: " ").last ?? "") {
+            if let port = Self.port(stdout: stdout.text.withLock { $0 }, stderr: stderr.text.withLock { $0 }, executable: executable) {
                 return port
             }
             guard process.isRunning else { break }
@@ -58,6 +58,17 @@ public struct ServerProcess: Sendable {
         }
         process.terminate()
         throw ServerDidNotStart(executable: executable, stdout: stdout.text.withLock { $0 }, stderr: stderr.text.withLock { $0 })
+    }
+
+    private static func port(stdout: String, stderr: String, executable: String) -> Int? {
+        for line in stdout.split(separator: "\n") where line.hasPrefix("\(executable) listening on port ") {
+            if let port = line.split(separator: " ").last.flatMap({ Int($0) }) { return port }
+        }
+        for line in stderr.split(separator: "\n") {
+            guard let started = line.range(of: "Server started on http://") else { continue }
+            if let port = line[started.upperBound...].split(separator: ":").last.flatMap({ Int($0) }) { return port }
+        }
+        return nil
     }
 
     /// Waits for the process to end (stopping it after 60 seconds), and what it printed.

@@ -1,0 +1,125 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NotesCore
+import Synchronization
+import Testing
+import Vapor
+import Wiring
+import WiringVapor
+
+/// WiringVapor on its own: applications made here, served on loopback.
+@Suite("WiringVapor")
+struct WiringVaporTests {
+    static func container(_ registry: FactoryRegistry = Notes.registry()) throws -> Container {
+        try Notes.makeContainer(contexts: .explicit("test"), environment: ["PORT": "0"], registry: registry)
+    }
+
+    @Test func aRouteOutsideTheMiddlewareAnswersAServerErrorNotACrash() async throws {
+        let app = try await Application.make(.testing)
+        app.get("outside") { req async throws -> String in try await req.resolve(RequestLog.self).requestID }
+        app.get("stream") { req async throws -> Response in Response(body: try .init(scopedStream: req) { _ in }) }
+        try await serve(app) { port in
+            for path in ["/outside", "/stream"] {
+                let (status, body) = try await get(port, path)
+                #expect(status == 500)
+                #expect(body.contains("no request scope: the route runs outside RequestScopeMiddleware"), "\(body)")
+            }
+        }
+    }
+
+    @Test func aSeedThatThrowsFailsTheRequestAndEndsItsScope() async throws {
+        let units = Mutex<[UnitOfWork]>([])
+        let registry = Notes.registry()
+        registry.factory("unit-of-work", overriding: true) { r in
+            let unit = UnitOfWork(log: try r.arg("log", as: RequestLog.self))
+            units.withLock { $0.append(unit) }
+            return unit
+        }
+        .onShutdown { unit in unit.end() }
+        let container = try Self.container(registry)
+        let app = try await Application.make(.testing)
+        struct NoUser: Error {}
+        app.wiring.use(container) { scope, req in
+            try scope.seed(RequestLog(requestID: req.id, logger: req.logger))
+            // What the seed made before it failed ends with the scope.
+            _ = try scope.resolve(UnitOfWork.self)
+            guard req.headers.first(name: "X-User") != nil else { throw Abort(.unauthorized, reason: "who are you?") }
+        }
+        app.get("me") { req async throws -> String in try await req.resolve(RequestLog.self).requestID }
+        try await serve(app, booting: true) { port in
+            let (status, body) = try await get(port, "/me")
+            #expect(status == 401)
+            #expect(body.contains("who are you?"))
+            #expect(units.withLock { $0.count } == 1)
+            #expect(units.withLock { $0.allSatisfy(\.hasEnded) })
+            let (answered, _) = try await get(port, "/me", headers: ["X-User": "ada"])
+            #expect(answered == 200)
+        }
+    }
+
+    @Test func theContainerStartsWhenTheApplicationBootsAndAFailureStopsTheBoot() async throws {
+        struct DiskFull: Error {}
+        let registry = Notes.registry()
+        registry.factory("in-memory-note-store", overriding: true) { _ -> any NoteStore in throw DiskFull() }
+        let container = try Self.container(registry)
+        let app = try await Application.make(.testing)
+        app.wiring.use(container)
+        await #expect(throws: (any Error).self) { try await app.asyncBoot() }
+        try await app.asyncShutdown()
+        #expect(container.isShutDown)
+
+        // Booted, the eager store is built before any request.
+        let opened = Mutex(0)
+        let counting = Notes.registry()
+        counting.factory("in-memory-note-store", overriding: true) { r -> any NoteStore in
+            opened.withLock { $0 += 1 }
+            return InMemoryNoteStore(log: try r.arg("log", as: Logger.self))
+        }
+        let started = try Self.container(counting)
+        let booted = try await Application.make(.testing)
+        booted.wiring.use(started)
+        #expect(opened.withLock { $0 } == 0)
+        try await booted.asyncBoot()
+        #expect(opened.withLock { $0 } == 1)
+        try await booted.asyncShutdown()
+        #expect(started.isShutDown)
+    }
+
+    @Test func useKeepsTheFirstContainer() async throws {
+        let first = try Self.container(), second = try Self.container()
+        let app = try await Application.make(.testing)
+        app.wiring.use(first)
+        app.wiring.use(second)
+        #expect(app.wiring.container === first)
+        try await app.asyncShutdown()
+        #expect(first.isShutDown && !second.isShutDown)
+    }
+
+    /// Serves `app` on an ephemeral port of 127.0.0.1 (booting it first when `booting`), runs
+    /// `body` with the port, and shuts the application down.
+    private func serve(_ app: Application, booting: Bool = false, _ body: (Int) async throws -> Void) async throws {
+        app.http.server.configuration.hostname = "127.0.0.1"
+        app.http.server.configuration.port = 0
+        do {
+            if booting { try await app.asyncBoot() }
+            try await app.server.start(address: nil)
+            try await body(try #require(app.http.server.shared.localAddress?.port))
+        } catch {
+            await app.server.shutdown()
+            try await app.asyncShutdown()
+            throw error
+        }
+        await app.server.shutdown()
+        try await app.asyncShutdown()
+    }
+
+    private func get(_ port: Int, _ path: String, headers: [String: String] = [:]) async throws -> (Int, String) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.timeoutInterval = 10
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return (try #require(response as? HTTPURLResponse).statusCode, String(decoding: data, as: UTF8.self))
+    }
+}

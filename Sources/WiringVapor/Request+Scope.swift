@@ -1,0 +1,73 @@
+#if Vapor
+public import Vapor
+public import Wiring
+
+extension Request {
+    /// The request's Wiring scope, which ``RequestScopeMiddleware`` makes.
+    ///
+    /// - Throws: `Abort(.internalServerError)` when the route runs outside the middleware: a
+    ///   wiring mistake of the app, answered as a server error, not a crash.
+    public var scope: ContainerScope {
+        get throws {
+            guard let held = storage[RequestScope.Key.self] else { throw Self.noScope }
+            return held.scope
+        }
+    }
+
+    /// Resolves `T` (with `name`, a named variant) in the request's scope, awaiting it if needed.
+    ///
+    /// ```swift
+    /// app.get("notes") { req in try await req.resolve(NoteQueries.self).all() }
+    /// ```
+    ///
+    /// - Throws: What ``scope`` throws, or what resolving throws.
+    public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) async throws -> T {
+        try await scope.resolve(type, name: name)
+    }
+
+    static let noScope = Abort(.internalServerError, reason: "no request scope: the route runs outside RequestScopeMiddleware")
+}
+
+extension Response.Body {
+    /// A streamed body that may read the request's services while it is written: the request's
+    /// scope stays open until `write` returns and the stream's end has been written (or until
+    /// writing fails), where it would otherwise end when the handler returns.
+    ///
+    /// ```swift
+    /// app.get("notes", "export") { req in
+    ///     let queries = try await req.resolve(NoteQueries.self)
+    ///     return Response(body: try .init(scopedStream: req) { writer in
+    ///         for note in try await queries.all() { try await writer.writeBuffer(…) }
+    ///     })
+    /// }
+    /// ```
+    ///
+    /// Like Vapor's `managedAsyncStream`, the end of the stream is written for you. A body the
+    /// server never writes (the client went away first) leaves the scope's hooks unrun.
+    ///
+    /// - Parameters:
+    ///   - request: The request whose scope the stream keeps open.
+    ///   - count: The body's length in bytes, or `-1` (chunked) when it is not known.
+    ///   - write: Writes the body's bytes.
+    /// - Throws: What ``Vapor/Request/scope`` throws, outside ``RequestScopeMiddleware``.
+    public init(
+        scopedStream request: Request, count: Int = -1,
+        _ write: @escaping @Sendable (any AsyncBodyStreamWriter) async throws -> Void
+    ) throws {
+        guard let held = request.storage[RequestScope.Key.self] else { throw Request.noScope }
+        held.handToBody()
+        let logger = request.logger
+        self.init(asyncStream: { writer in
+            do {
+                try await write(writer)
+                try await writer.write(.end)
+            } catch {
+                try? await writer.write(.error(error))
+                await held.end(logger: logger)
+                throw error
+            }
+            await held.end(logger: logger)
+        }, count: count, byteBufferAllocator: request.byteBufferAllocator)
+    }
+}
+#endif

@@ -1,0 +1,61 @@
+#if Vapor
+internal import Logging
+public import Vapor
+public import Wiring
+
+/// Gives each request a Wiring scope, seeded with what the request knows, and ends it when the
+/// response has been produced, when the handler fails, or, for a body made with
+/// ``Vapor/Response/Body/init(scopedStream:count:_:)``, after its last byte.
+///
+/// `app.wiring.use(container)` adds one to the application's middleware; add one yourself to
+/// a route group instead when only some routes need a scope:
+///
+/// ```swift
+/// let api = app.grouped(RequestScopeMiddleware(container: container))
+/// ```
+///
+/// When the scope ends:
+/// - a body of known length, or a stream made with Vapor's own initializers, when the handler
+///   returns: before the response is written. A stream that reads the request's services while
+///   it is written must be made with ``Vapor/Response/Body/init(scopedStream:count:_:)``;
+/// - such a scoped stream, after its last byte has been written, or when writing it fails.
+///
+/// A failure to end the scope (a shutdown hook that throws) is logged with the request's
+/// logger; the response is already on its way.
+public struct RequestScopeMiddleware: AsyncMiddleware {
+    /// The container whose scopes the requests get.
+    public let container: Container
+    private let seed: (@Sendable (ContainerScope, Request) throws -> Void)?
+
+    /// A middleware that gives each request a scope of `container`, seeded by `seed`.
+    ///
+    /// - Parameters:
+    ///   - container: The container the scopes are made from.
+    ///   - seed: Gives each new scope what only the request knows, with
+    ///     ``Wiring/ContainerScope/seed(_:as:name:)``; a seed that throws fails the request
+    ///     and ends the scope.
+    public init(container: Container, seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
+        self.container = container
+        self.seed = seed
+    }
+
+    /// Runs `next` with the request's scope in the request's storage, and ends the scope as
+    /// the type's documentation says.
+    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        let scope = RequestScope(container.makeScope())
+        request.storage[RequestScope.Key.self] = scope
+        let response: Response
+        do {
+            try seed?(scope.scope, request)
+            response = try await next.respond(to: request)
+        } catch {
+            await scope.end(logger: request.logger)
+            throw error
+        }
+        if !scope.isHandedToBody {
+            await scope.end(logger: request.logger)
+        }
+        return response
+    }
+}
+#endif
