@@ -13,6 +13,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "notes-server-vapor", targets: ["NotesServerVapor"]),
+        // For ../NotesBenchmark, a package of its own.
+        .library(name: "NotesServerVaporApp", targets: ["NotesServerVaporApp"]),
     ],
     dependencies: [
         // The `Vapor` trait brings the WiringVapor product (and Vapor) in.

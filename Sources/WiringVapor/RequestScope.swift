@@ -25,13 +25,14 @@ final class RequestScope: Sendable {
         handedToBody.store(true, ordering: .releasing)
     }
 
-    /// Ends the scope (a second call does nothing), logging a hook's failure.
+    /// Ends the scope (a second call does nothing), logging a hook's failure with `request`'s
+    /// logger (read only then: reading it takes the request's lock).
     @inline(__always)
-    func end(logger: Logger) async {
+    func end(of request: Request) async {
         do {
             try await scope.end()
         } catch {
-            logger.error("ending the request scope: \(error)")
+            request.logger.error("ending the request scope: \(error)")
         }
     }
 }

@@ -49,11 +49,11 @@ public struct RequestScopeMiddleware: AsyncMiddleware {
             try seed?(scope.scope, request)
             response = try await next.respond(to: request)
         } catch {
-            await scope.end(logger: request.logger)
+            await scope.end(of: request)
             throw error
         }
         if !scope.isHandedToBody {
-            await scope.end(logger: request.logger)
+            await scope.end(of: request)
         }
         return response
     }

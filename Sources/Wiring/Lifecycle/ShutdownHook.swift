@@ -7,7 +7,7 @@ package enum ShutdownHook: Sendable {
     /// the service's shutdown timeout. The task and the timer cost about 4 µs per hook: the
     /// notes server example's request scope (a scope, NoteQueries and its three dependencies,
     /// the end) takes 9.1 µs with its unit of work's hook async and 5.2 µs with it synchronous
-    /// (release build, 2-core Linux; `NotesServerBenchmark --in-process`), which is why
+    /// (release build, 2-core Linux; `NotesBenchmark --in-process`), which is why
     /// synchronous hooks skip them.
     case timed(@Sendable (Any) async throws -> Void)
 

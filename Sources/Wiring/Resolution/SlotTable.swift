@@ -16,7 +16,7 @@ import Darwin
 /// a mutex and six critical sections. On the notes server's request (NoteQueries with a scoped
 /// unit of work and request log and a singleton store), that took 30,356 instructions down to
 /// 27,389 (callgrind, `WiringBenchmarks --profile-requests 11000 served`) and 3.10 µs to
-/// 2.80 µs (`NotesServerBenchmark --in-process`).
+/// 2.80 µs (`NotesBenchmark --in-process`).
 struct SlotTable: @unchecked Sendable {
     struct Header {
         var mutex = pthread_mutex_t()

@@ -39,7 +39,7 @@ extension Notes {
         // by `start()` before the server listens, so reading it needs no `await`, and a request
         // resolves its queries without an async factory's frames (the container's work for a
         // request: 2.5 µs with `await r.resolve(arg:)`, 2.0 µs with `r.arg`, caches cooled;
-        // `NotesServerBenchmark --in-process`). A synchronous factory cannot wait for an async
+        // `NotesBenchmark --in-process`). A synchronous factory cannot wait for an async
         // service still to build: the tests that hold a request open override this one.
         registry.factory("note-queries") { r in
             NoteQueries(store: try r.arg("store", as: (any NoteStore).self),

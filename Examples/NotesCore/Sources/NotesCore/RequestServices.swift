@@ -57,7 +57,7 @@ public struct UnitOfWorkEnded: Error, CustomStringConvertible {
 /// A class, as the request's other services are: one instance per request, the same for all
 /// that resolve it, and one the container holds as a reference, where a struct larger than
 /// three words is boxed (the container's work for a request with caches cooled: 1.85 µs with
-/// this type and ``RequestLog`` as structs, 1.60 µs as classes; `NotesServerBenchmark
+/// this type and ``RequestLog`` as structs, 1.60 µs as classes; `NotesBenchmark
 /// --in-process`).
 public final class NoteQueries: Sendable {
     public let store: any NoteStore

@@ -1,11 +1,12 @@
 import Foundation
 
-// `swift run -c release --package-path Examples/NotesServer/Benchmark [SECONDS] [--pin]`
+// `swift run -c release --package-path Examples/NotesBenchmark [SECONDS] [--pin] [--vapor]`
 // (`--in-process [--cool MiB]`: the container's work per request alone, without HTTP, hot and
-// cold, with 1 MiB or `--cool` MiB read between requests)
+// cold, with 1 MiB or `--cool` MiB read between requests, and through WiringVapor's middleware)
 //
 // Serves `GET /notes/1` two ways, each in a process of its own, and loads both at the same
-// time on loopback, each with its own wrk:
+// time on loopback, each with its own wrk (the Hummingbird server; with `--vapor`, the Vapor
+// one, whose by-hand server has the same middleware, routes and handler):
 // - wired: the notes server as it ships (context `test`: the in-memory store, warnings only),
 //   where each request gets a Wiring scope and resolves NoteQueries, which needs the
 //   singleton store, the scoped UnitOfWork and the RequestLog the middleware seeds the scope with;
@@ -31,11 +32,14 @@ if arguments.first == "--serve" {
 let options = Options(arguments: arguments)
 if arguments.contains("--in-process") {
     // Off the main actor, as request handlers run.
-    try await Task.detached { try await inProcess(coolingMiB: options.coolingMiB) }.value
+    try await Task.detached {
+        try await inProcess(coolingMiB: options.coolingMiB)
+        try await vaporInProcess(coolingMiB: options.coolingMiB)
+    }.value
     exit(0)
 }
 
-let arms: [Arm] = [.hand, .wired]
+let arms: [Arm] = options.vapor ? [.vaporHand, .vaporWired] : [.hand, .wired]
 let servers = try arms.map { try ServerProcess($0) }
 var runs: [[Run]] = []  // runs[round][arm]
 for _ in 0..<options.rounds { runs.append(try round(servers, options: options)) }
@@ -53,7 +57,7 @@ func median(_ values: [Double]) -> Double {
     let index = arms.firstIndex(of: arm)!
     return runs.map { microseconds($0[index].cpuPerRequest) }
 }
-print("GET /notes/1, \(arms.count) servers side by side, each loaded by wrk -t1 -c\(options.connections)"
+print("\(options.vapor ? "Vapor" : "Hummingbird"): GET /notes/1, \(arms.count) servers side by side, each loaded by wrk -t1 -c\(options.connections)"
       + "\(options.pinned ? " on CPU 0" : ""), \(options.rounds) rounds of \(options.seconds) s")
 for (index, arm) in arms.enumerated() {
     let rates = runs.map { String(format: "%.0f", $0[index].requestsPerSecond) }.joined(separator: ", ")
@@ -62,9 +66,9 @@ for (index, arm) in arms.enumerated() {
 }
 /// Per round, what `arm` costs a request beyond `base`, as a share of the wired server's request.
 @MainActor func shares(of arm: Arm, over base: Arm) -> [Double] {
-    zip(zip(cpu(arm), cpu(base)), cpu(.wired)).map { ($0.0 - $0.1) / $1 * 100 }
+    zip(zip(cpu(arm), cpu(base)), cpu(arms[1])).map { ($0.0 - $0.1) / $1 * 100 }
 }
-let wiredShares = shares(of: .wired, over: .hand)
+let wiredShares = shares(of: arms[1], over: arms[0])
 print(String(format: "container's share of a request: %.1f %% of the server's CPU, the median of the rounds (%.1f to %.1f %%); %.1f of %.1f µs",
              median(wiredShares), wiredShares.min()!, wiredShares.max()!,
-             median(cpu(.wired)) - median(cpu(.hand)), median(cpu(.wired))))
+             median(cpu(arms[1])) - median(cpu(arms[0])), median(cpu(arms[1]))))

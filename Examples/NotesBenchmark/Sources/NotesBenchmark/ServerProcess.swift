@@ -1,22 +1,29 @@
 import Foundation
 import ServiceLifecycle
+import Vapor
 
-/// One of the servers the benchmark compares.
+/// One of the servers the benchmark compares: each framework's notes server as it ships
+/// (wired), and the same server with the request's services made by hand.
 enum Arm: String, CaseIterable {
     case hand = "by-hand"
     case wired
+    case vaporHand = "vapor-by-hand"
+    case vaporWired = "vapor-wired"
 
     var label: String {
         switch self {
-        case .hand: "by hand:"
-        case .wired: "wired:"
+        case .hand, .vaporHand: "by hand:"
+        case .wired, .vaporWired: "wired:"
         }
     }
 
-    var makeGroup: (@escaping @Sendable (Int) async -> Void) async throws -> ServiceGroup {
+    /// Starts the server on an ephemeral port of 127.0.0.1.
+    func start() async throws -> RunningServer {
         switch self {
-        case .hand: byHand
-        case .wired: NotesServerBenchmark.wired
+        case .hand: try await RunningServer(group: byHand)
+        case .wired: try await RunningServer(group: NotesBenchmark.wired)
+        case .vaporHand: try await RunningServer(vapor: NotesBenchmark.vaporByHand())
+        case .vaporWired: try await RunningServer(vapor: NotesBenchmark.vaporWired())
         }
     }
 }
@@ -67,11 +74,8 @@ final class ServerProcess {
     /// The child's side: serves `arm` until its input ends, answering each line of input with
     /// its CPU time in nanoseconds.
     static func serve(_ arm: Arm) async throws {
-        let (ports, listening) = AsyncStream<Int>.makeStream()
-        let group = try await arm.makeGroup { port in listening.yield(port) }
-        let running = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw BenchmarkError("the server did not start") }
+        let server = try await arm.start()
+        let port = server.port
         reply("port \(port)")
         // Blocking reads, on a thread of their own: not on one of the few that serve requests.
         await withCheckedContinuation { (inputEnded: CheckedContinuation<Void, Never>) in
@@ -83,8 +87,7 @@ final class ServerProcess {
                 inputEnded.resume()
             }
         }
-        await group.triggerGracefulShutdown()
-        try await running.value
+        try await server.stop()
     }
 
     private static func reply(_ line: String) {
@@ -107,5 +110,39 @@ private func readLine(from handle: FileHandle) -> String? {
         guard let byte = data.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
         if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
         bytes.append(byte)
+    }
+}
+
+/// A server the child process runs: its port, and how it stops gracefully.
+struct RunningServer {
+    let port: Int
+    let stop: () async throws -> Void
+
+    /// A Hummingbird server in a service group, once it listens.
+    init(group makeGroup: (@escaping @Sendable (Int) async -> Void) async throws -> ServiceGroup) async throws {
+        let (ports, listening) = AsyncStream<Int>.makeStream()
+        let group = try await makeGroup { port in listening.yield(port) }
+        let running = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw BenchmarkError("the server did not start") }
+        self.port = port
+        stop = {
+            await group.triggerGracefulShutdown()
+            try await running.value
+        }
+    }
+
+    /// A Vapor application, booted and serving.
+    init(vapor app: Application) async throws {
+        app.http.server.configuration.hostname = "127.0.0.1"
+        app.http.server.configuration.port = 0
+        try await app.asyncBoot()
+        try await app.server.start(address: nil)
+        guard let port = app.http.server.shared.localAddress?.port else { throw BenchmarkError("the Vapor server did not start") }
+        self.port = port
+        stop = {
+            await app.server.shutdown()
+            try await app.asyncShutdown()
+        }
     }
 }

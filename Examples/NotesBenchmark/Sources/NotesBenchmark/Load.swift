@@ -1,6 +1,6 @@
 import Foundation
 
-/// How the benchmark runs: `[SECONDS] [--pin] [--in-process [--cool MiB]]`.
+/// How the benchmark runs: `[SECONDS] [--pin] [--vapor] [--in-process [--cool MiB]]`.
 ///
 /// Load lasts `rounds × seconds`: 10 rounds of 2 s, 20 s in all, by default.
 struct Options {
@@ -9,6 +9,8 @@ struct Options {
     var connections = 16
     /// The wrks run on CPU 0 (start the benchmark with `taskset -c 1` to give the servers CPU 1).
     var pinned = false
+    /// The Vapor servers rather than the Hummingbird ones.
+    var vapor = false
     /// What `--in-process` reads between requests for its cold row, in MiB.
     var coolingMiB = 1
 
@@ -17,6 +19,7 @@ struct Options {
         while let argument = rest.popFirst() {
             switch argument {
             case "--pin": pinned = true
+            case "--vapor": vapor = true
             case "--cool":
                 guard let megabytes = rest.popFirst().flatMap({ Int($0) }), megabytes > 0 else {
                     FileHandle.standardError.write(Data("error: --cool needs a number of MiB greater than 0\n".utf8))

@@ -5,7 +5,7 @@ import NotesServerApp
 import ServiceLifecycle
 import Wiring
 
-/// The notes server as it ships.
+/// The Hummingbird notes server as it ships.
 func wired(onServerRunning: @escaping @Sendable (Int) async -> Void) async throws -> ServiceGroup {
     let container = try Notes.makeContainer(contexts: .explicit("test"), environment: ["PORT": "0"])
     let group = try await NotesServerApp.makeServiceGroup(container: container, onServerRunning: onServerRunning)

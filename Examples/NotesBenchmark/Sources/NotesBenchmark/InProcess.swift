@@ -23,39 +23,41 @@ func inProcess(coolingMiB: Int) async throws {
     let store = try await container.resolve((any NoteStore).self)
     let between = CacheCooler(bytes: coolingMiB << 20)
 
-    /// Microseconds per request, the best of 5 rounds, `cool`ing caches before each request.
-    func perCall(_ iterations: Int, cool: Bool, _ body: () async throws -> Void) async rethrows -> Double {
-        var best = Double.infinity
-        for _ in 0..<5 {
-            let start = ContinuousClock.now
-            for _ in 0..<iterations {
-                if cool { between.cool() }
-                try await body()
-            }
-            let elapsed = (ContinuousClock.now - start) / iterations
-            best = min(best, Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
-        }
-        return best
-    }
     for (cool, iterations) in [(false, 200_000), (true, max(20_000 / coolingMiB, 2_000))] {
-        let wired = try await perCall(iterations, cool: cool) {
+        let wired = try await perCall(iterations, cooling: cool ? between : nil) {
             let scope = container.makeScope()
             try scope.seed(RequestLog(requestID: request.id, logger: request.logger))
             _ = try await scope.resolve(NoteQueries.self)
             try await scope.end()
         }
-        let byHand = await perCall(iterations, cool: cool) {
+        let byHand = await perCall(iterations, cooling: cool ? between : nil) {
             let log = RequestLog(requestID: request.id, logger: request.logger)
             let unit = UnitOfWork(log: log)
             _ = NoteQueries(store: store, unit: unit, log: log)
             unit.end()
         }
-        print(String(format: "in process, %@: wired %.2f µs, by hand %.2f µs per request; the container's work %.2f µs "
+        print(String(format: "Hummingbird's scope work in process, %@: wired %.2f µs, by hand %.2f µs per request; the container's work %.2f µs "
                      + "(best of 5 × %d)",
                      cool ? "\(coolingMiB) MiB read between requests" : "back to back", wired, byHand, wired - byHand, iterations))
     }
     if between.checksum == 1 { print("") }
     try await container.shutdown()
+}
+
+/// Microseconds per call of `body`, the best of 5 rounds of `iterations`, `cooling` caches
+/// before each call when given.
+func perCall(_ iterations: Int, cooling: CacheCooler?, _ body: () async throws -> Void) async rethrows -> Double {
+    var best = Double.infinity
+    for _ in 0..<5 {
+        let start = ContinuousClock.now
+        for _ in 0..<iterations {
+            cooling?.cool()
+            try await body()
+        }
+        let elapsed = (ContinuousClock.now - start) / iterations
+        best = min(best, Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+    }
+    return best
 }
 
 /// Evicts most of a core's L1 and L2 caches by reading a buffer a cache line at a time.
