@@ -70,7 +70,7 @@ struct ArgumentChecker {
         var source: String? {
             let variables = values.environmentVariables(at: value.location)
             guard !variables.isEmpty else { return nil }
-            return "environment variable\(variables.count == 1 ? "" : "s") " + variables.map { "'\($0)'" }.joined(separator: ", ")
+            return values.noun + (variables.count == 1 ? " " : "s ") + variables.map { "'\($0)'" }.joined(separator: ", ")
         }
         func mismatch(_ expected: String) {
             report(subject, "expected \(expected), found \(value.foundDescription(source: source))", path: path, at: value.location)

@@ -39,7 +39,7 @@ final class ArgumentFill {
         let kind = value.kind
         switch kind {
         case .template(let template):
-            for case .environment(let name, let fallback) in template.parts where values.environment[name] == nil && fallback == nil {
+            for case .environment(let name, let fallback) in template.parts where !values.canFill(name, fallback: fallback) {
                 passedOver.insert(value.location)
                 return ManifestValue(.null, at: value.location)
             }
@@ -54,7 +54,11 @@ final class ArgumentFill {
         }
     }
 
-    /// The environment variables the value at `location` read, directly or through the
+    /// "environment variable" or "configuration key": what the names
+    /// ``environmentVariables(at:)`` lists are.
+    var noun: String { values.external.noun }
+
+    /// The environment variables (or configuration keys) the value at `location` read, directly or through the
     /// parameters it reads (`$(logLevel)` with `logLevel: ${LOG_LEVEL:-info}`), in order, each once.
     func environmentVariables(at location: SourceLocation) -> [String] {
         var found: [String] = []

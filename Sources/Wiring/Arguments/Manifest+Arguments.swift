@@ -1,13 +1,13 @@
 extension Manifest {
     /// Every problem of the arguments of the services that name a factory in `schemas`
     /// (services, their named variants with their arguments laid over the service's, and
-    /// decorators), each at its position; `${VAR}` read from `environment`, where set.
+    /// decorators), each at its position; `${VAR}` read from `external`, where set.
     ///
     /// What ``Container``'s build reports for typed factories, without their code: `validate`
     /// runs it with the schemas of a ``FactoryCatalog``.
-    package func argumentDiagnostics(schemas: [String: ArgumentSchema], environment: [String: String]) -> [Diagnostic] {
+    package func argumentDiagnostics(schemas: [String: ArgumentSchema], values external: ExternalValues) -> [Diagnostic] {
         guard !schemas.isEmpty else { return [] }
-        return argumentDiagnostics(environment: environment) { fill, args, owner, location, factoryKey, _ in
+        return argumentDiagnostics(values: external) { fill, args, owner, location, factoryKey, _ in
             schemas[factoryKey].map { fill.check(args, of: owner, at: location, factoryKey: factoryKey, against: $0) }
         }
     }
@@ -15,10 +15,10 @@ extension Manifest {
     /// Every problem of the arguments of the services whose factory `registry` registers with
     /// `args:`, as building a ``Container`` reports them: checked and decoded (a type's own
     /// errors too), without running a factory. What an app's `validate` runs.
-    package func argumentDiagnostics(registry: FactoryRegistry, environment: [String: String]) -> [Diagnostic] {
+    package func argumentDiagnostics(registry: FactoryRegistry, values external: ExternalValues) -> [Diagnostic] {
         let entries = registry.snapshot.entries
         guard entries.values.contains(where: { $0.arguments != nil }) else { return [] }
-        return argumentDiagnostics(environment: environment) { fill, args, owner, location, factoryKey, reported in
+        return argumentDiagnostics(values: external) { fill, args, owner, location, factoryKey, reported in
             entries[factoryKey]?.arguments.map {
                 fill.decode(args, of: owner, at: location, factoryKey: factoryKey, as: $0, reported: reported).1
             }
@@ -28,10 +28,10 @@ extension Manifest {
     /// The problems `check` finds in each service's and named variant's arguments (`nil`: its
     /// factory is not typed), a variant's less what its service reported.
     private func argumentDiagnostics(
-        environment: [String: String],
+        values external: ExternalValues,
         check: (ArgumentFill, ManifestMap?, String, SourceLocation, String, [Diagnostic]) -> [Diagnostic]?
     ) -> [Diagnostic] {
-        var values = ValueResolver(manifest: self, environment: environment)
+        var values = ValueResolver(manifest: self, values: external)
         values.resolveParameters()
         let fill = ArgumentFill(values)
         var diagnostics: [Diagnostic] = []

@@ -10,10 +10,10 @@ struct Binder {
     /// Everything binding found, values' problems included.
     var diagnostics: [Diagnostic] { bindingDiagnostics }
 
-    init(manifest: Manifest, registry: FactoryRegistry, environment: [String: String]) {
+    init(manifest: Manifest, registry: FactoryRegistry, values external: ExternalValues) {
         self.manifest = manifest
         self.registry = registry
-        values = ValueResolver(manifest: manifest, environment: environment)
+        values = ValueResolver(manifest: manifest, values: external)
     }
 
     /// Binds every service.

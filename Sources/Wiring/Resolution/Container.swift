@@ -28,6 +28,10 @@ public final class Container: Sendable {
     public struct Options: Sendable {
         /// The environment `${NAME}` references read; the process's when `nil`.
         public var environment: [String: String]?
+        /// Where `${key}` references read instead of the environment, when set: the
+        /// `WiringConfiguration` product sets a swift-configuration reader here
+        /// (`Container(manifest:registry:contexts:options:configuration:)`).
+        public var configuration: (any ConfigurationSource)?
         /// The clock time-to-live is measured on; inject one in tests.
         public var now: @Sendable () -> ContinuousClock.Instant
         /// Where the container logs: the active contexts at info level, failed resolves of the
@@ -45,8 +49,10 @@ public final class Container: Sendable {
         /// Creates options.
         public init(environment: [String: String]? = nil,
                     now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
-                    logger: Logger? = nil, shutdownTimeout: Duration = .seconds(30), recordsResolvedEdges: Bool = false) {
+                    logger: Logger? = nil, shutdownTimeout: Duration = .seconds(30), recordsResolvedEdges: Bool = false,
+                    configuration: (any ConfigurationSource)? = nil) {
             self.environment = environment
+            self.configuration = configuration
             self.now = now
             self.logger = logger
             self.shutdownTimeout = shutdownTimeout
@@ -122,8 +128,8 @@ public final class Container: Sendable {
         manifest path: String, registry: FactoryRegistry, contexts: ContextSelection = .launch(),
         options: Options = Options()
     ) throws(ManifestError) {
-        let environment = options.environment ?? ProcessInfo.processInfo.environment
-        let loader = ManifestLoader(environment: environment)
+        var loader = ManifestLoader(environment: options.environment)
+        loader.configuration = options.configuration
         let validation = loader.finishCheck(loader.read(path), eachContext: false)
         guard let manifest = validation.manifest else { throw ManifestError(validation.diagnostics) }
         try self.init(manifest: manifest, registry: registry, contexts: contexts, options: options)
@@ -139,12 +145,12 @@ public final class Container: Sendable {
 
         /// Applies `contexts` to `loaded` and binds it.
         init(
-            _ loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection, environment: [String: String]
+            _ loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection, values: ExternalValues
         ) throws(ManifestError) {
             // An unknown context is reported with everything binding the others finds.
             let (active, unknown) = contexts.chosen(for: loaded)
             manifest = try loaded.applying(contexts: active.map(\.name))
-            var binder = Binder(manifest: manifest, registry: registry, environment: environment)
+            var binder = Binder(manifest: manifest, registry: registry, values: values)
             let table = binder.bind()
             // The declared graph, as applied: captive dependencies are the container's warnings.
             let graph = ReferenceChecks(manifest: manifest).diagnostics()
@@ -170,8 +176,9 @@ public final class Container: Sendable {
         manifest loaded: Manifest, registry: FactoryRegistry, contexts: ContextSelection = .launch(),
         options: Options = Options()
     ) throws(ManifestError) {
-        let environment = options.environment ?? ProcessInfo.processInfo.environment
-        self.init(bound: try Bound(loaded, registry: registry, contexts: contexts, environment: environment), options: options)
+        let values = ExternalValues(environment: options.environment ?? ProcessInfo.processInfo.environment,
+                                    configuration: options.configuration)
+        self.init(bound: try Bound(loaded, registry: registry, contexts: contexts, values: values), options: options)
     }
 
     init(bound: Bound, options: Options) {

@@ -1,19 +1,48 @@
-/// Fills in `${NAME}` from the environment and `$(name)` from the manifest's parameters,
-/// collecting a positioned error for every environment variable that is unset with no default.
+/// Fills in `${NAME}` from the environment (or the container's configuration source) and
+/// `$(name)` from the manifest's parameters, collecting a positioned error for every variable
+/// or key that is unset with no default.
 ///
 /// Used when a container is built, and by `wiring explain` to show effective values.
 package struct ValueResolver: Sendable {
     let manifest: Manifest
-    let environment: [String: String]
+    /// Where `${name}` reads.
+    package let external: ExternalValues
     package private(set) var diagnostics: [Diagnostic] = []
+    /// Every name looked up so far, with what was found: a configuration source is asked once
+    /// a key.
+    private var lookups: [String: ExternalValues.Lookup] = [:]
     /// Every parameter's value with its references filled in, once they are computed (see
     /// ``resolveParameters()``).
     private var parameterValues: [String: ManifestValue]?
     private var compositeParameters: Bool?
 
     package init(manifest: Manifest, environment: [String: String]) {
+        self.init(manifest: manifest, values: ExternalValues(environment: environment))
+    }
+
+    package init(manifest: Manifest, values: ExternalValues) {
         self.manifest = manifest
-        self.environment = environment
+        self.external = values
+    }
+
+    /// The value of `name` (an empty string is unset when the reference has a default).
+    package mutating func lookup(_ name: String, hasDefault: Bool) -> ExternalValues.Lookup {
+        let found: ExternalValues.Lookup
+        if let known = lookups[name] {
+            found = known
+        } else {
+            found = external.lookup(name, hasDefault: false)
+            lookups[name] = found
+        }
+        if hasDefault, case .set(.string(let text)) = found, text.isEmpty { return .unset }
+        return found
+    }
+
+    /// Whether a reference to `name` with `fallback` can be filled in.
+    package mutating func canFill(_ name: String, fallback: String?) -> Bool {
+        if fallback != nil { return true }
+        if case .set = lookup(name, hasDefault: false) { return true }
+        return false
     }
 
     /// The problems recorded so far, which the resolver then forgets: a copy that goes on
@@ -74,6 +103,11 @@ package struct ValueResolver: Sendable {
         case .template(let template):
             // A whole `$(name)` takes its parameter's value with its kind, a list or mapping too.
             if template.parts.count == 1, case .parameter = template.parts[0] { return }
+            // A whole `${name}` may be a list from a configuration source: checked as it is read.
+            if template.parts.count == 1, case .environment = template.parts[0] {
+                _ = resolve(value, kind: value.kind)
+                return
+            }
             _ = fill(template, of: value, building: false)
         case .list(let values): values.forEach { check($0) }
         case .map(let map): check(map)
@@ -111,6 +145,11 @@ package struct ValueResolver: Sendable {
                 return ManifestValue(parameter.kind, at: value.location, isSecret: parameter.isSecret || value.isSecret,
                                      isInterpolated: parameter.isInterpolated)
             }
+            // A whole `${name}` keeps the type its source gives it (the environment gives text).
+            if template.parts.count == 1, case .environment(let name, let fallback) = template.parts[0],
+               case .set(let found) = lookup(name, hasDefault: fallback != nil), found.text == nil || external.configuration != nil {
+                return found.manifestValue(at: value.location)
+            }
             let (text, secret) = fill(template, of: value, building: true)
             return ManifestValue(.string(text), at: value.location, isSecret: secret, isInterpolated: true)
         case .list(let values):
@@ -141,13 +180,22 @@ package struct ValueResolver: Sendable {
             case .literal(let literal):
                 if building { text += literal }
             case .environment(let name, let fallback):
-                if let set = environment[name], !(set.isEmpty && fallback != nil) {
-                    if building { text += set }
+                switch lookup(name, hasDefault: fallback != nil) {
+                case .set(let found):
+                    if let written = found.text {
+                        if building { text += written }
+                    } else {
+                        diagnostics.append(.error("\(external.describe(name)) is a list and cannot be part of a string", at: value.location))
+                    }
                     secret = true
-                } else if let fallback {
-                    if building { text += fallback }
-                } else {
-                    diagnostics.append(.error("environment variable '\(name)' is not set and has no default", at: value.location))
+                case .unset:
+                    if let fallback {
+                        if building { text += fallback }
+                    } else {
+                        diagnostics.append(.error("\(external.describe(name)) is not set and has no default", at: value.location))
+                    }
+                case .failed(let message):
+                    diagnostics.append(.error("\(external.describe(name)): \(message)", at: value.location))
                 }
             case .parameter(let name):
                 guard let parameter = parameterValue(name) else { continue }

@@ -22,7 +22,7 @@ struct ServiceCensusTests {
 
     @Test func aLargeFileCountsWhatItsServicesHold() throws {
         let text = "wiring: 1\nservices:\n" + services(0..<2_000)
-        let (diagnostics, file, _) = ManifestLoader.readFile(Array(text.utf8), path: "big.yaml", limits: .default, environment: [:])
+        let (diagnostics, file, _) = ManifestLoader.readFile(Array(text.utf8), path: "big.yaml", limits: .default, values: ExternalValues(environment: [:]))
         #expect(diagnostics.isEmpty)
         #expect(file.services.count == 2_000)
         let census = ServiceCensus(of: file.services)
@@ -36,7 +36,7 @@ struct ServiceCensusTests {
 
     @Test func servicesMergedIntoTheSectionFollowThoseWrittenThere() throws {
         let text = "wiring: 1\nx-more: &more\n" + services(0..<20, prefix: "M") + "services:\n  <<: *more\n" + services(0..<40)
-        let (diagnostics, file, _) = ManifestLoader.readFile(Array(text.utf8), path: "merged.yaml", limits: .default, environment: [:])
+        let (diagnostics, file, _) = ManifestLoader.readFile(Array(text.utf8), path: "merged.yaml", limits: .default, values: ExternalValues(environment: [:]))
         #expect(diagnostics.isEmpty)
         #expect(file.services.map(\.key) == (0..<40).map { "S\($0)" } + (0..<20).map { "M\($0)" })
         #expect(ServiceCensus(of: file.services).decorators.count == 2)

@@ -9,15 +9,15 @@ package struct ManifestFileDecoder {
     /// Where the values read from this file are kept.
     private let values: NodeStore
     package private(set) var diagnostics: [Diagnostic] = []
-    /// The environment `${NAME}` references are checked against.
-    private let environment: [String: String]
+    /// What `${name}` references are checked against.
+    private let external: ExternalValues
     /// The `$(name)` references found so far, and the context being decoded.
     private var parameterReferences = ParameterReferences()
     private var currentContext: String?
 
-    package init(file: String, environment: [String: String]) {
+    package init(file: String, values external: ExternalValues) {
         self.file = file
-        self.environment = environment
+        self.external = external
         fileID = SourceFileTable.intern(file)
         values = NodeStore(fileID: fileID)
     }
@@ -450,11 +450,23 @@ extension ManifestFileDecoder: ValueChecker {
                 case .environment(let name, let fallback):
                     found.insert(.environment)
                     let name = text(name)
-                    guard fallback == nil, environment[name] == nil else { break }
+                    guard fallback == nil else { break }
                     let place = currentContext.map { " (context '\($0)')" } ?? ""
-                    diagnostics.append(.warning(
-                        "environment variable '\(name)' is not set and has no default\(place); building a container will fail unless it is set",
-                        at: location(node)))
+                    if external.configuration != nil {
+                        // A configuration was given (`validate --config FILE`): it is the one the
+                        // container will read, so a key it lacks is an error.
+                        guard !external.isSet(name) else { break }
+                        diagnostics.append(.error("\(external.describe(name)) is not set and has no default\(place)", at: location(node)))
+                    } else if name.utf8.contains(UInt8(ascii: ".")) {
+                        // A dotted name is a configuration key, read through the reader a
+                        // container is given: not guessed at from the environment.
+                        diagnostics.append(Diagnostic(.info, "reads configuration key '\(name)'\(place), not checked: pass the configuration to check it",
+                                                 at: location(node)))
+                    } else if external.environment[name] == nil {
+                        diagnostics.append(.warning(
+                            "environment variable '\(name)' is not set and has no default\(place); building a container will fail unless it is set",
+                            at: location(node)))
+                    }
                 case .literal:
                     break
                 }

@@ -12,16 +12,16 @@ extension ManifestLoader {
         let file = "fuzz.yaml"
         let environment = ["HOME": "/root", "EMPTY": ""]
         let limits = YAMLLimits(maxFileSize: 1 << 20, maxDepth: 64, maxAliasExpansion: 100_000)
-        let (readProblems, manifestFile, _) = readFile(bytes, path: file, limits: limits, environment: environment)
+        let (readProblems, manifestFile, _) = readFile(bytes, path: file, limits: limits, values: ExternalValues(environment: environment))
         var assembler = ManifestAssembler()
         let manifest = assembler.assemble([manifestFile])
         var validator = ManifestValidator(manifest: manifest)
         validator.run()
         // Binding must cope with a manifest that fails validation.
-        var binder = Binder(manifest: manifest, registry: fuzzRegistry, environment: environment)
+        var binder = Binder(manifest: manifest, registry: fuzzRegistry, values: ExternalValues(environment: environment))
         _ = binder.bind()
         // Typed arguments checked as `validate --catalog` checks them.
-        _ = manifest.argumentDiagnostics(schemas: fuzzRegistry.argumentSchemas, environment: environment)
+        _ = manifest.argumentDiagnostics(schemas: fuzzRegistry.argumentSchemas, values: ExternalValues(environment: environment))
         let diagnostics = readProblems + assembler.diagnostics + validator.diagnostics
         for diagnostic in diagnostics {
             _ = diagnostic.description

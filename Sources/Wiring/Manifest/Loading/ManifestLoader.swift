@@ -20,6 +20,9 @@ import Foundation
 public struct ManifestLoader: Sendable {
     /// The environment `${NAME}` references are checked against.
     public var environment: [String: String]
+    /// Where `${key}` references are read instead, when set (`wiring validate --config FILE`,
+    /// or a container's configuration source): a key it lacks, with no default, is an error.
+    public var configuration: (any ConfigurationSource)?
     /// Bounds on file size, nesting and alias expansion.
     public var limits: YAMLLimits
 
@@ -34,6 +37,9 @@ public struct ManifestLoader: Sendable {
         self.environment = environment ?? ProcessInfo.processInfo.environment
         self.limits = limits
     }
+
+    /// What `${…}` references are checked against.
+    var values: ExternalValues { ExternalValues(environment: environment, configuration: configuration) }
 
     /// Loads the manifest at `path` with its imports.
     ///
@@ -80,7 +86,7 @@ public struct ManifestLoader: Sendable {
 
     /// Reads the manifest at `path` with its imports and overlay files, and assembles them.
     func read(_ path: String) -> ReadManifest {
-        var reader = ImportReader(limits: limits, environment: environment)
+        var reader = ImportReader(limits: limits, values: values)
         reader.visit(path, importedAt: nil, chain: [])
         let overlays = reader.overlays(of: path)
         var assembler = ManifestAssembler()
@@ -94,7 +100,7 @@ public struct ManifestLoader: Sendable {
     /// The checks of a read manifest, and its diagnostics in order, each with its source line.
     func finishCheck(
         _ read: ReadManifest, eachContext: Bool, applying contexts: [String] = [], factoryKeys: Set<String>? = nil,
-        arguments checkArguments: (Manifest, [String: String]) -> [Diagnostic] = { _, _ in [] }
+        arguments checkArguments: (Manifest, ExternalValues) -> [Diagnostic] = { _, _ in [] }
     ) -> ManifestValidation {
         let manifest = read.manifest
         var diagnostics = read.diagnostics
@@ -110,14 +116,14 @@ public struct ManifestLoader: Sendable {
             // Warnings a context brings into the declared graph (a captive dependency through a
             // reference it adds), and problems of the arguments it sets, are reported with it;
             // those of the manifest as written, once.
-            let arguments = checkArguments(manifest, environment)
+            let arguments = checkArguments(manifest, values)
             diagnostics += arguments
             let seen = Set(diagnostics.map { "\($0.location.map(String.init(describing:)) ?? ""): \($0.message)" })
             func check(_ names: [String]) {
                 do {
                     let applied = try manifest.applying(contexts: names)
                     let found = ReferenceChecks(manifest: applied).diagnostics().filter { $0.severity == .warning }
-                        + ArgumentFill.excludingInherited(checkArguments(applied, environment), reported: arguments)
+                        + ArgumentFill.excludingInherited(checkArguments(applied, values), reported: arguments)
                     for var diagnostic in found {
                         guard !seen.contains("\(diagnostic.location.map(String.init(describing:)) ?? ""): \(diagnostic.message)") else { continue }
                         diagnostic.context = names.joined(separator: ",")
@@ -173,13 +179,13 @@ public struct ValidationOptions: Sendable {
     package var argumentRegistry: FactoryRegistry?
 
     /// The argument checks these options ask for.
-    var arguments: (Manifest, [String: String]) -> [Diagnostic] {
+    var arguments: (Manifest, ExternalValues) -> [Diagnostic] {
         let (schemas, registry) = (argumentSchemas, argumentRegistry)
-        return { manifest, environment in
-            guard let registry else { return manifest.argumentDiagnostics(schemas: schemas, environment: environment) }
+        return { manifest, values in
+            guard let registry else { return manifest.argumentDiagnostics(schemas: schemas, values: values) }
             let others = schemas.filter { registry.entry($0.key)?.arguments == nil }
-            return manifest.argumentDiagnostics(registry: registry, environment: environment)
-                + manifest.argumentDiagnostics(schemas: others, environment: environment)
+            return manifest.argumentDiagnostics(registry: registry, values: values)
+                + manifest.argumentDiagnostics(schemas: others, values: values)
         }
     }
 
@@ -219,13 +225,13 @@ extension ManifestLoader {
     /// decoder's, the file (empty when the reader found nothing to decode), and where its
     /// secrets are written.
     static func readFile(
-        _ bytes: [UInt8], path: String, limits: YAMLLimits, environment: [String: String]
+        _ bytes: [UInt8], path: String, limits: YAMLLimits, values: ExternalValues
     ) -> (diagnostics: [Diagnostic], file: ManifestFile, secrets: [SourceSpan]) {
         let yaml = YAMLReader.read(bytes, file: path, limits: limits)
         if yaml.document == nil && yaml.diagnostics.containsErrors {
             return (yaml.diagnostics, ManifestFile(path: path), yaml.secrets)
         }
-        var decoder = ManifestFileDecoder(file: path, environment: environment)
+        var decoder = ManifestFileDecoder(file: path, values: values)
         let file = decoder.decode(yaml.document)
         return (yaml.diagnostics + decoder.diagnostics, file, yaml.secrets)
     }
@@ -234,16 +240,16 @@ extension ManifestLoader {
 /// Reads a file and, depth first, the files it imports, each once.
 private struct ImportReader {
     let limits: YAMLLimits
-    let environment: [String: String]
+    let values: ExternalValues
     var files: [ManifestFile] = []
     var overlayFiles: [String] = []
     var sources: [String: SourceBytes] = [:]
     var diagnostics: [Diagnostic] = []
     private var loaded: Set<String> = []
 
-    init(limits: YAMLLimits, environment: [String: String]) {
+    init(limits: YAMLLimits, values: ExternalValues) {
         self.limits = limits
-        self.environment = environment
+        self.values = values
     }
 
     /// Reads the overlay files beside the root manifest: `services.staging.yaml` beside
@@ -276,7 +282,7 @@ private struct ImportReader {
             sources[path] = SourceBytes(bytes: bytes, secrets: yaml.secrets)
             diagnostics += yaml.diagnostics
             if yaml.document == nil && yaml.diagnostics.containsErrors { continue }
-            var decoder = ManifestFileDecoder(file: path, environment: environment)
+            var decoder = ManifestFileDecoder(file: path, values: values)
             let overlay = decoder.decodeOverlay(yaml.document, context: context)
             diagnostics += decoder.diagnostics
             overlayFiles.append(path)
@@ -312,7 +318,7 @@ private struct ImportReader {
             }
             return
         }
-        let (problems, file, secrets) = ManifestLoader.readFile(bytes, path: path, limits: limits, environment: environment)
+        let (problems, file, secrets) = ManifestLoader.readFile(bytes, path: path, limits: limits, values: values)
         sources[path] = SourceBytes(bytes: bytes, secrets: secrets)
         diagnostics += problems
         files.append(file)

@@ -1,0 +1,53 @@
+/// Where `${key}` reads its values when a container is given one, instead of the process's
+/// environment: the `WiringConfiguration` product makes one of a swift-configuration
+/// `ConfigReader` (`Container(manifest:registry:contexts:configuration:)`).
+///
+/// A key is dotted (`${http.port}`), as the source's providers map it: swift-configuration's
+/// environment-variable provider reads `http.port` from `HTTP_PORT`. Values read from a source
+/// are never printed (errors, `explain`, logs name the key instead), as values read from the
+/// environment are not.
+public protocol ConfigurationSource: Sendable {
+    /// The value of `key` with the type its provider gives it, or `nil` when no provider has
+    /// the key.
+    ///
+    /// - Throws: When a provider has the key but cannot read it; the message is shown with the
+    ///   key, at the value that reads it.
+    func value(forKey key: String) throws -> ConfigurationValue?
+}
+
+/// A value a ``ConfigurationSource`` gives: a whole `${key}` keeps its type (an integer stays
+/// an integer, as a whole `$(param)` keeps its parameter's), and one inside a longer string is
+/// written as text.
+public enum ConfigurationValue: Sendable, Hashable {
+    case string(String)
+    case int(Int)
+    case double(Double)
+    case bool(Bool)
+    /// A list of values (swift-configuration's string, integer, number and boolean arrays).
+    case list([ConfigurationValue])
+
+    /// The value as a manifest value read at `location`: secret (never shown), and, for a
+    /// string, one typed reads may parse (`"8080"` read as an `Int`), as a whole `${VAR}`
+    /// from the environment is.
+    func manifestValue(at location: SourceLocation) -> ManifestValue {
+        let kind: ManifestValue.Kind = switch self {
+        case .string(let text): .string(text)
+        case .int(let number): .int(number)
+        case .double(let number): .double(number)
+        case .bool(let flag): .bool(flag)
+        case .list(let values): .list(values.map { $0.manifestValue(at: location) })
+        }
+        return ManifestValue(kind, at: location, isSecret: true, isInterpolated: true)
+    }
+
+    /// The value written inside a longer string; `nil` for a list, which cannot be.
+    var text: String? {
+        switch self {
+        case .string(let text): text
+        case .int(let number): String(number)
+        case .double(let number): String(number)
+        case .bool(let flag): String(flag)
+        case .list: nil
+        }
+    }
+}
