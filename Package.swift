@@ -21,6 +21,9 @@ let package = Package(
         // The same for Vapor 4, with the container in the application's lifecycle, behind the
         // `Vapor` package trait.
         .library(name: "WiringVapor", targets: ["WiringVapor"]),
+        // `${key}` values from apple/swift-configuration's ConfigReader, behind the
+        // `Configuration` package trait.
+        .library(name: "WiringConfiguration", targets: ["WiringConfiguration"]),
         .executable(name: "wiring", targets: ["WiringCLI"]),
         .executable(name: "wiring-example", targets: ["WiringExample"]),
         // Validates a target's manifests on every build and generates its factory keys.
@@ -31,6 +34,7 @@ let package = Package(
     traits: [
         .trait(name: "Hummingbird", description: "The WiringHummingbird product: a request scope per request on Hummingbird 2."),
         .trait(name: "Vapor", description: "The WiringVapor product: the container in a Vapor 4 application's lifecycle, a request scope per request."),
+        .trait(name: "Configuration", description: "The WiringConfiguration product: manifest values read through a swift-configuration ConfigReader."),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -39,6 +43,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/vapor/vapor", from: "4.100.0"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.0.0"),
     ],
     targets: [
         // libyaml, read through its event API. Only `Wiring` imports it, and only `internal`ly.
@@ -68,6 +73,14 @@ let package = Package(
         .target(
             name: "WiringVapor",
             dependencies: ["Wiring", .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"]))]
+        ),
+        // Compiled empty unless the `Configuration` trait is enabled.
+        .target(
+            name: "WiringConfiguration",
+            dependencies: [
+                "Wiring",
+                .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
+            ]
         ),
         .target(
             name: "WiringCommands",
@@ -135,6 +148,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures", "Commands/validate_with_schema.py"]
+        ),
+        // Runs with the `Configuration` trait (`swift test --traits Configuration`; `.ci/run`
+        // does in its AddressSanitizer run); compiled empty without it.
+        .testTarget(
+            name: "WiringConfigurationTests",
+            dependencies: [
+                "Wiring", "WiringConfiguration",
+                .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
+            ]
         ),
         .testTarget(
             name: "WiringServiceLifecycleTests",

@@ -70,11 +70,13 @@ public struct AppValidateCommand<App: WiringApp>: AsyncParsableCommand {
     public func run() async throws {
         let registry = App.makeRegistry()
         let contexts = options.contexts
+        let configuration = options.configuration()
         try await options.run(factoryKeys: Set(registry.keys), registry: registry, extra: instantiate ? { manifest in
             do {
                 let container = try Container(
                     manifest: manifest, registry: registry,
-                    contexts: ContextSelection(contexts: contexts, environmentVariable: nil, launchArgument: nil, detectsTests: false))
+                    contexts: ContextSelection(contexts: contexts, environmentVariable: nil, launchArgument: nil, detectsTests: false),
+                    options: .init(configuration: configuration))
                 var diagnostics = (App.factoryKeys?.missing(in: registry) ?? []).map { key in
                     Diagnostic.error("factory '\(key)', which the app's manifests name (WiringFactoryKeys), is not registered", at: nil)
                 }

@@ -17,7 +17,9 @@ public struct ValidateCommand: AsyncParsableCommand {
             wrong kind, unknown scope, duplicate service or parameter, implements collision, \
             unknown decorated or overridden service, undefined parameter, missing import and \
             import cycle. An environment variable read with ${NAME} that is unset and has no \
-            default is a warning. Each context is also applied alone, and what only appears with \
+            default is a warning; with --config FILE, every ${key} is read from that JSON or YAML \
+            file instead, and a key it lacks is an error (without it, dotted keys such as \
+            ${http.port} are listed as configuration keys, not checked). Each context is also applied alone, and what only appears with \
             it is reported with the context named. With --catalog, factory keys are checked too.
 
             Exits 0 when there is no error (warnings allowed), 1 when there is any.
@@ -26,6 +28,7 @@ public struct ValidateCommand: AsyncParsableCommand {
               wiring validate config/services.yaml
               wiring validate config/services.yaml --context staging --context mock-api
               wiring validate config/services.yaml --catalog factories.json --format json
+              wiring validate config/services.yaml --config config/production.json
             """)
 
     /// What to check and how to print it.

@@ -32,6 +32,12 @@ public struct ValidateOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Check factory keys and typed factories' arguments against the catalog an app exports (its 'catalog' command).", valueName: "file"))
     public var catalog: String?
 
+    /// A configuration file whose keys `${key}` references read.
+    @Option(help: ArgumentHelp(
+        "Check ${key} references against this JSON or YAML file (nested keys are dotted: http.port), as the app's configuration reader will read them.",
+        valueName: "file"))
+    public var config: String?
+
     /// Whether the paths may include imports and overlay files, to be checked through their roots.
     @Flag(help: ArgumentHelp("Check only the roots among the paths: skip a file another one imports or overlays.", visibility: .hidden))
     public var rootsOnly = false
@@ -64,7 +70,14 @@ public struct ValidateOptions: ParsableArguments {
                 reports.append(Report(path: catalog, manifest: nil, diagnostics: error.diagnostics, contextNames: []))
             }
         }
-        let loader = ManifestLoader()
+        var loader = ManifestLoader()
+        if let config {
+            do {
+                loader.configuration = try ConfigurationFile(path: config)
+            } catch {
+                reports.append(Report(path: config, manifest: nil, diagnostics: error.diagnostics, contextNames: []))
+            }
+        }
         var options = ValidationOptions(contexts: contexts, eachContext: allContexts || contexts.isEmpty, factoryKeys: keys,
                                         argumentSchemas: schemas)
         options.argumentRegistry = registry
@@ -90,6 +103,12 @@ public struct ValidateOptions: ParsableArguments {
         let manifest: Manifest?
         let diagnostics: [Diagnostic]
         let contextNames: [String]
+    }
+
+    /// The configuration `--config` names, for what builds a container after validating
+    /// (`--instantiate`); `nil` without it.
+    func configuration() -> (any ConfigurationSource)? {
+        config.flatMap { try? ConfigurationFile(path: $0) }
     }
 
     private func count(_ number: Int, _ noun: String) -> String {

@@ -19,9 +19,13 @@ public protocol ConfigurationSource: Sendable {
 /// an integer, as a whole `$(param)` keeps its parameter's), and one inside a longer string is
 /// written as text.
 public enum ConfigurationValue: Sendable, Hashable {
+    /// Text; typed reads parse it (`"8080"` read as an `Int`), as they parse `${VAR}`.
     case string(String)
+    /// An integer.
     case int(Int)
+    /// A number.
     case double(Double)
+    /// A boolean.
     case bool(Bool)
     /// A list of values (swift-configuration's string, integer, number and boolean arrays).
     case list([ConfigurationValue])

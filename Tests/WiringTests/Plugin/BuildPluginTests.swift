@@ -26,8 +26,9 @@ struct BuildPluginTests {
         try BinaryRunner.swift(["package", "--scratch-path", scratch(package)] + arguments, in: package)
     }
 
-    /// The framework products sit behind package traits (SE-0450): an app that depends on the
-    /// `Wiring` product alone resolves without Hummingbird (nor anything only it needs).
+    /// The framework and configuration products sit behind package traits (SE-0450): an app
+    /// that depends on the `Wiring` product alone resolves without Hummingbird, Vapor or
+    /// swift-configuration (nor anything only they need).
     @Test func aClientOfWiringAloneResolvesWithoutTheFrameworks() throws {
         // Resolved afresh: what an earlier resolution left proves nothing.
         try? FileManager.default.removeItem(atPath: clean + "/Package.resolved")
@@ -36,7 +37,8 @@ struct BuildPluginTests {
         let resolved = try String(contentsOfFile: clean + "/Package.resolved", encoding: .utf8)
         let identities = resolved.split(separator: "\n").filter { $0.contains("\"identity\"") }
         #expect(identities.contains { $0.contains("swift-log") })
-        #expect(!identities.contains { $0.contains("hummingbird") || $0.contains("vapor") }, "\(identities)")
+        #expect(!identities.contains { $0.contains("hummingbird") || $0.contains("vapor") || $0.contains("swift-configuration") },
+                "\(identities)")
     }
 
     @Test func aCleanAppBuildsAndRegistersThroughTheGeneratedKeys() throws {

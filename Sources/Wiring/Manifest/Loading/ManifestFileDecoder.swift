@@ -455,8 +455,13 @@ extension ManifestFileDecoder: ValueChecker {
                     if external.configuration != nil {
                         // A configuration was given (`validate --config FILE`): it is the one the
                         // container will read, so a key it lacks is an error.
-                        guard !external.isSet(name) else { break }
-                        diagnostics.append(.error("\(external.describe(name)) is not set and has no default\(place)", at: location(node)))
+                        switch external.lookup(name, hasDefault: false) {
+                        case .set: break
+                        case .unset:
+                            diagnostics.append(.error("\(external.describe(name)) is not set and has no default\(place)", at: location(node)))
+                        case .failed(let message):
+                            diagnostics.append(.error("\(external.describe(name)): \(message)\(place)", at: location(node)))
+                        }
                     } else if name.utf8.contains(UInt8(ascii: ".")) {
                         // A dotted name is a configuration key, read through the reader a
                         // container is given: not guessed at from the environment.

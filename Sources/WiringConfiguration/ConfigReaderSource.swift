@@ -1,0 +1,65 @@
+#if Configuration
+public import Configuration
+public import Wiring
+
+/// A swift-configuration `ConfigReader` as the place a container's `${key}` references read.
+///
+/// A whole `${key}` keeps the type the reader's providers give the value: a string (the
+/// environment's, a JSON string), an integer, a number, a boolean, or a list of them. It is
+/// asked for as a string first, then as each other type in turn, so that a provider holding
+/// text (environment variables, command-line arguments) gives text, which typed arguments parse
+/// as they parse `${VAR}` (`"8080"` read as an `Int`). A key no provider has, or whose value is
+/// of another type (bytes), is unset.
+///
+/// Wiring reads every value as a secret (`isSecret: true`), so the reader's access reporting
+/// never shows what it read, and Wiring's own messages name the key, never the value.
+public struct ConfigReaderSource: ConfigurationSource {
+    /// The reader values are read through.
+    public let reader: ConfigReader
+
+    /// A source reading through `reader`.
+    public init(_ reader: ConfigReader) {
+        self.reader = reader
+    }
+
+    /// The value of `key` (`"http.port"`) with the type its provider gives it; `nil` when no
+    /// provider has it.
+    public func value(forKey key: String) -> ConfigurationValue? {
+        let key = ConfigKey(key)
+        if let text = reader.string(forKey: key, isSecret: true) { return .string(text) }
+        if let number = reader.int(forKey: key, isSecret: true) { return .int(number) }
+        if let number = reader.double(forKey: key, isSecret: true) { return .double(number) }
+        if let flag = reader.bool(forKey: key, isSecret: true) { return .bool(flag) }
+        if let texts = reader.stringArray(forKey: key, isSecret: true) { return .list(texts.map(ConfigurationValue.string)) }
+        if let numbers = reader.intArray(forKey: key, isSecret: true) { return .list(numbers.map(ConfigurationValue.int)) }
+        if let numbers = reader.doubleArray(forKey: key, isSecret: true) { return .list(numbers.map(ConfigurationValue.double)) }
+        if let flags = reader.boolArray(forKey: key, isSecret: true) { return .list(flags.map(ConfigurationValue.bool)) }
+        return nil
+    }
+}
+
+extension Container {
+    /// Loads the manifest at `path` and builds a container whose `${key}` references read
+    /// through `configuration` instead of the process's environment (which reaches them through
+    /// the reader's environment-variable provider, as it maps keys: `http.port` from
+    /// `HTTP_PORT`).
+    ///
+    /// ```swift
+    /// let config = ConfigReader(providers: [EnvironmentVariablesProvider(),
+    ///                                       try await FileProvider<JSONSnapshot>(filePath: "config.json")])
+    /// let container = try Container(manifest: "config/services.yaml", registry: registry,
+    ///                               contexts: .launch(), configuration: config)
+    /// ```
+    ///
+    /// - Throws: ``Wiring/ManifestError`` with every problem, a key no provider has (and no
+    ///   default) at the value that reads it.
+    public convenience init(
+        manifest path: String, registry: FactoryRegistry, contexts: ContextSelection = .launch(),
+        options: Options = Options(), configuration: ConfigReader
+    ) throws(ManifestError) {
+        var options = options
+        options.configuration = ConfigReaderSource(configuration)
+        try self.init(manifest: path, registry: registry, contexts: contexts, options: options)
+    }
+}
+#endif

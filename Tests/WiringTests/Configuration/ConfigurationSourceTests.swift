@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import Wiring
+
+/// `${key}` read from a container's configuration source (the seam WiringConfiguration's
+/// reader plugs into), with a source of the test's own.
+@Suite("Configuration source")
+struct ConfigurationSourceTests {
+    /// Values by key; a key in `failing` throws.
+    struct Values: ConfigurationSource {
+        var values: [String: ConfigurationValue]
+        var failing: Set<String> = []
+        struct ProviderDown: Error, CustomStringConvertible { var description: String { "the provider is down" } }
+        func value(forKey key: String) throws -> ConfigurationValue? {
+            if failing.contains(key) { throw ProviderDown() }
+            return values[key]
+        }
+    }
+
+    struct Limits: Decodable, Sendable {
+        var size: Int
+        var ratio: Double
+        var enabled: Bool
+        var hosts: [String]
+    }
+
+    func container(_ yaml: String, _ source: Values) throws -> Container {
+        let registry = FactoryRegistry()
+        registry.factory("limits", args: Limits.self) { _, args in args.size }
+        registry.factory("text") { r in try r.arg("text", as: String.self) }
+        return try Container(manifest: try TestSupport.temporaryFile(yaml, name: "services.yaml"), registry: registry, contexts: .none,
+                             options: .init(environment: ["pool.size": "1"], configuration: source))
+    }
+
+    @Test func aWholeKeyKeepsItsTypeAndTheEnvironmentIsNotRead() throws {
+        let source = Values(values: ["pool.size": .int(8), "pool.ratio": .double(0.5), "pool.enabled": .bool(true),
+                                     "pool.hosts": .list([.string("a"), .string("b")])])
+        let container = try container("""
+            wiring: 1
+            services:
+              Int: { factory: limits, scope: singleton, args: { size: "${pool.size}", ratio: "${pool.ratio}", enabled: "${pool.enabled}", hosts: "${pool.hosts}" } }
+              String: { factory: text, scope: singleton, args: { text: "${pool.size} of ${pool.hosts.count:-?}" } }
+            """, source)
+        #expect(try container.resolve(Int.self) == 8)
+        #expect(try container.resolve(String.self) == "8 of ?")
+    }
+
+    @Test func missingAndFailingKeysAreErrorsAtTheirValuesNamingTheKey() throws {
+        let source = Values(values: ["pool.size": .int(1), "pool.ratio": .double(1), "pool.enabled": .bool(false)], failing: ["pool.hosts"])
+        let error = #expect(throws: ManifestError.self) {
+            try container("""
+                wiring: 1
+                services:
+                  Int: { factory: limits, scope: singleton, args: { size: "${pool.size}", ratio: "${pool.ratio}", enabled: "${pool.enabled}", hosts: "${pool.hosts}" } }
+                  String: { factory: text, scope: singleton, args: { text: "${pool.name}" } }
+                """, source)
+        }
+        #expect(error?.errors.map(\.message) == [
+            "configuration key 'pool.hosts': the provider is down",
+            "configuration key 'pool.name' is not set and has no default",
+        ])
+        #expect(error?.errors.map { $0.location?.line } == [3, 4])
+    }
+
+    @Test func aValueOfTheWrongTypeIsNamedByItsKeyNeverShown() throws {
+        let source = Values(values: ["pool.size": .string("lots-and-lots"), "pool.ratio": .double(1), "pool.enabled": .bool(false),
+                                     "pool.hosts": .list([])])
+        let error = #expect(throws: ManifestError.self) {
+            try container("""
+                wiring: 1
+                services:
+                  Int: { factory: limits, scope: singleton, args: { size: "${pool.size}", ratio: "${pool.ratio}", enabled: "${pool.enabled}", hosts: "${pool.hosts}" } }
+                """, source)
+        }
+        let message = try #require(error?.errors.first?.message)
+        #expect(message.hasPrefix("service Int: argument 'size': "), "\(message)")
+        #expect(message.contains("configuration key 'pool.size'"), "\(message)")
+        #expect(error?.description.contains("lots-and-lots") == false)
+    }
+}
