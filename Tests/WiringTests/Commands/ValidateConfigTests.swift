@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// `wiring validate --config FILE`: a manifest's `${key}` references checked against the
-/// configuration the app's reader will read, with the built binary.
-@Suite("wiring validate --config (binary)")
+/// Configuration keys on the command line, with the built binary: `wiring validate --config
+/// FILE` checks a manifest's `${key}` references against the configuration the app's reader will
+/// read; `explain` says where a key's value comes from.
+@Suite("Configuration keys (binary)")
 struct ValidateConfigTests {
     func run(_ arguments: [String]) throws -> BinaryRunner.Output {
         try BinaryRunner.run("wiring", arguments, environment: [:])
@@ -58,5 +59,14 @@ struct ValidateConfigTests {
         let unreadable = try run(["validate", path, "--config", broken])
         #expect(unreadable.status == 1)
         #expect(unreadable.stdout.contains("\(broken):1:"), "\(unreadable.stdout)")
+    }
+
+    @Test func explainSaysAKeyComesFromConfiguration() throws {
+        let path = try TestSupport.temporaryFile(manifest, name: "services.yaml")
+        let output = try run(["explain", path, "Server"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let host = output.stdout.split(separator: "\n").first { $0.contains("args.host") }
+        #expect(host?.contains("<from configuration>") == true, "\(output.stdout)")
+        #expect(!output.stdout.contains("unset environment variable"), "\(output.stdout)")
     }
 }
