@@ -47,8 +47,10 @@ extension Response.Body {
     /// }
     /// ```
     ///
-    /// Like Vapor's `managedAsyncStream`, the end of the stream is written for you. A body the
-    /// server never writes (the client went away first) leaves the scope's hooks unrun.
+    /// Like Vapor's `managedAsyncStream`, the end of the stream is written for you. Vapor writes
+    /// no body for a HEAD request (which it answers with the GET route) or a 204 or 304 status:
+    /// the scope then ends when the handler returns. A body the server does not write because
+    /// the client went away first leaves the scope's hooks unrun.
     ///
     /// - Parameters:
     ///   - request: The request whose scope the stream keeps open.

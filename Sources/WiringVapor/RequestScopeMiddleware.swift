@@ -18,7 +18,8 @@ public import Wiring
 /// - a body of known length, or a stream made with Vapor's own initializers, when the handler
 ///   returns: before the response is written. A stream that reads the request's services while
 ///   it is written must be made with ``Vapor/Response/Body/init(scopedStream:count:_:)``;
-/// - such a scoped stream, after its last byte has been written, or when writing it fails.
+/// - such a scoped stream, after its last byte has been written, or when writing it fails; when
+///   Vapor writes no body (a HEAD request, a 204 or 304 status), when the handler returns.
 ///
 /// A failure to end the scope (a shutdown hook that throws) is logged with the request's
 /// logger; the response is already on its way.
@@ -52,10 +53,16 @@ public struct RequestScopeMiddleware: AsyncMiddleware {
             await scope.end(of: request)
             throw error
         }
-        if !scope.isHandedToBody {
+        if !scope.isHandedToBody || Self.bodyIsNeverWritten(for: request, response) {
             await scope.end(of: request)
         }
         return response
+    }
+
+    /// Whether Vapor answers without writing the body, so that a scoped stream never runs: a
+    /// HEAD request (which Vapor answers with its GET route), a 1xx, 204 or 304 status.
+    static func bodyIsNeverWritten(for request: Request, _ response: Response) -> Bool {
+        request.method == .HEAD || response.status.code < 200 || response.status == .noContent || response.status == .notModified
     }
 }
 #endif

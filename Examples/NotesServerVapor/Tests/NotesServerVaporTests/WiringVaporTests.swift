@@ -59,6 +59,40 @@ struct WiringVaporTests {
         }
     }
 
+    @Test func aScopedStreamVaporNeverWritesStillEndsItsScope() async throws {
+        // Vapor answers HEAD with the GET route and writes no body, nor for 204: the stream's
+        // closure never runs, so the scope ends when the handler returns.
+        let units = Mutex<[UnitOfWork]>([])
+        let registry = Notes.registry()
+        registry.factory("unit-of-work", overriding: true) { r in
+            let unit = UnitOfWork(log: try r.arg("log", as: RequestLog.self))
+            units.withLock { $0.append(unit) }
+            return unit
+        }
+        .onShutdown { unit in unit.end() }
+        let app = try await Application.make(.testing)
+        app.wiring.use(try Self.container(registry)) { scope, req in try scope.seed(RequestLog(requestID: req.id, logger: req.logger)) }
+        app.get("export") { req async throws -> Response in
+            let unit = try await req.resolve(UnitOfWork.self)
+            return Response(body: try .init(scopedStream: req) { writer in try await writer.writeBuffer(ByteBuffer(string: unit.requestID)) })
+        }
+        app.get("empty") { req async throws -> Response in
+            _ = try await req.resolve(UnitOfWork.self)
+            return Response(status: .noContent, body: try .init(scopedStream: req) { _ in })
+        }
+        try await serve(app, booting: true) { port in
+            let (status, body) = try await get(port, "/export")
+            #expect(status == 200 && !body.isEmpty)
+            #expect(try await get(port, "/export", method: "HEAD").0 == 200)
+            #expect(try await get(port, "/empty").0 == 204)
+            let made = units.withLock { $0 }
+            #expect(made.count == 3)
+            let deadline = ContinuousClock.now + .seconds(5)
+            while !made.allSatisfy(\.hasEnded) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(made.map(\.hasEnded) == [true, true, true])
+        }
+    }
+
     @Test func theContainerStartsWhenTheApplicationBootsAndAFailureStopsTheBoot() async throws {
         struct DiskFull: Error {}
         let registry = Notes.registry()
@@ -115,8 +149,9 @@ struct WiringVaporTests {
         try await app.asyncShutdown()
     }
 
-    private func get(_ port: Int, _ path: String, headers: [String: String] = [:]) async throws -> (Int, String) {
+    private func get(_ port: Int, _ path: String, method: String = "GET", headers: [String: String] = [:]) async throws -> (Int, String) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.timeoutInterval = 10
         let (data, response) = try await URLSession.shared.data(for: request)
