@@ -174,7 +174,7 @@ public enum NotesScenarios {
     }
 
     /// The real registry, with a unit-of-work factory that keeps each unit it makes.
-    private static func registryRecordingUnitsOfWork() -> (FactoryRegistry, UnitsOfWork) {
+    public static func registryRecordingUnitsOfWork() -> (FactoryRegistry, UnitsOfWork) {
         let units = UnitsOfWork()
         let registry = Notes.registry()
         registry.factory("unit-of-work", overriding: true) { r in
@@ -259,9 +259,9 @@ public enum NotesScenario: String, CaseIterable, Sendable, CustomTestStringConve
 }
 
 /// The units of work a test's factory made, in order.
-final class UnitsOfWork: Sendable {
+public final class UnitsOfWork: Sendable {
     let made = Mutex<[UnitOfWork]>([])
-    var all: [UnitOfWork] { made.withLock { $0 } }
+    public var all: [UnitOfWork] { made.withLock { $0 } }
 }
 
 extension FileManager {

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import NotesCore
+import NotesServerTesting
 import Synchronization
 import Testing
 import Vapor
@@ -30,14 +31,7 @@ struct WiringVaporTests {
     }
 
     @Test func aSeedThatThrowsFailsTheRequestAndEndsItsScope() async throws {
-        let units = Mutex<[UnitOfWork]>([])
-        let registry = Notes.registry()
-        registry.factory("unit-of-work", overriding: true) { r in
-            let unit = UnitOfWork(log: try r.arg("log", as: RequestLog.self))
-            units.withLock { $0.append(unit) }
-            return unit
-        }
-        .onShutdown { unit in unit.end() }
+        let (registry, units) = NotesScenarios.registryRecordingUnitsOfWork()
         let container = try Self.container(registry)
         let app = try await Application.make(.testing)
         struct NoUser: Error {}
@@ -52,8 +46,8 @@ struct WiringVaporTests {
             let (status, body) = try await get(port, "/me")
             #expect(status == 401)
             #expect(body.contains("who are you?"))
-            #expect(units.withLock { $0.count } == 1)
-            #expect(units.withLock { $0.allSatisfy(\.hasEnded) })
+            #expect(units.all.count == 1)
+            #expect(units.all.allSatisfy { $0.hasEnded })
             let (answered, _) = try await get(port, "/me", headers: ["X-User": "ada"])
             #expect(answered == 200)
         }
@@ -62,14 +56,7 @@ struct WiringVaporTests {
     @Test func aScopedStreamVaporNeverWritesStillEndsItsScope() async throws {
         // Vapor answers HEAD with the GET route and writes no body, nor for 204: the stream's
         // closure never runs, so the scope ends when the handler returns.
-        let units = Mutex<[UnitOfWork]>([])
-        let registry = Notes.registry()
-        registry.factory("unit-of-work", overriding: true) { r in
-            let unit = UnitOfWork(log: try r.arg("log", as: RequestLog.self))
-            units.withLock { $0.append(unit) }
-            return unit
-        }
-        .onShutdown { unit in unit.end() }
+        let (registry, units) = NotesScenarios.registryRecordingUnitsOfWork()
         let app = try await Application.make(.testing)
         app.wiring.use(try Self.container(registry)) { scope, req in try scope.seed(RequestLog(requestID: req.id, logger: req.logger)) }
         app.get("export") { req async throws -> Response in
@@ -85,7 +72,7 @@ struct WiringVaporTests {
             #expect(status == 200 && !body.isEmpty)
             #expect(try await get(port, "/export", method: "HEAD").0 == 200)
             #expect(try await get(port, "/empty").0 == 204)
-            let made = units.withLock { $0 }
+            let made = units.all
             #expect(made.count == 3)
             let deadline = ContinuousClock.now + .seconds(5)
             while !made.allSatisfy(\.hasEnded) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
