@@ -18,27 +18,31 @@ package struct ExternalValues: Sendable {
         case failed(String)
     }
 
-    /// The value of `name`: an empty string counts as unset when the reference has a default
-    /// (`${NAME:-default}`), as a shell's `:-` does.
-    package func lookup(_ name: String, hasDefault: Bool) -> Lookup {
-        let found: Lookup
-        if let configuration {
-            do {
-                found = try configuration.value(forKey: name).map(Lookup.set) ?? .unset
-            } catch {
-                found = .failed("\(error)")
-            }
-        } else {
-            found = environment[name].map { .set(.string($0)) } ?? .unset
+    /// The value of `name`, as the environment or the source has it (``ValueResolver`` caches
+    /// it, and counts an empty string as unset where the reference has a default).
+    package func lookup(_ name: String) -> Lookup {
+        guard let configuration else { return environment[name].map { .set(.string($0)) } ?? .unset }
+        do {
+            return try configuration.value(forKey: name).map(Lookup.set) ?? .unset
+        } catch {
+            return .failed("\(error)")
         }
-        if hasDefault, case .set(.string(let text)) = found, text.isEmpty { return .unset }
-        return found
     }
 
-    /// Whether `name` has a value (a failed read counts as none).
-    package func isSet(_ name: String) -> Bool {
-        if case .set = lookup(name, hasDefault: false) { return true }
-        return false
+    /// What a reference to `name` with no default reports when `found` cannot fill it in;
+    /// `nil` when it can.
+    package func problem(reading name: String, found: Lookup) -> String? {
+        switch found {
+        case .set: nil
+        case .unset: "\(describe(name)) is not set and has no default"
+        case .failed(let message): "\(describe(name)): \(message)"
+        }
+    }
+
+    /// Whether `name` is dotted (`http.port`): a configuration key, read through the reader a
+    /// container is given, never an environment variable's name.
+    package static func isConfigurationKey(_ name: String) -> Bool {
+        name.utf8.contains(UInt8(ascii: "."))
     }
 
     /// What messages call a name: "environment variable 'PORT'", "configuration key 'http.port'".

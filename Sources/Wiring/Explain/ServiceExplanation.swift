@@ -89,14 +89,17 @@ extension Manifest {
                 let before = resolver.diagnostics.count
                 let resolved = resolver.resolve(entry.value)
                 var shown = resolved.isSecret && !showingValues ? "<redacted>" : Self.show(resolved)
-                var template: String?
-                if case .template(let source) = entry.value.kind { template = source.source }
+                var template: StringTemplate?
+                if case .template(let written) = entry.value.kind { template = written }
                 if resolver.diagnostics.count > before {
                     // A dotted name is a configuration key, read through the app's reader.
-                    let readsConfiguration = template.map { Self.readsConfigurationKey($0) } ?? false
+                    let readsConfiguration = template?.parts.contains {
+                        if case .environment(let name, _) = $0 { return ExternalValues.isConfigurationKey(name) }
+                        return false
+                    } ?? false
                     shown = readsConfiguration ? "<from configuration>" : "<unset environment variable>"
                 }
-                add(prefix + entry.key, shown, entry.value.location, template: template)
+                add(prefix + entry.key, shown, entry.value.location, template: template?.source)
             }
         }
         func addLifecycle(_ lifecycle: Lifecycle, prefix: String) {
@@ -174,15 +177,6 @@ extension Manifest {
             }
         }
         return origins
-    }
-
-    /// Whether the template written as `source` reads a dotted `${key}`: a configuration key.
-    private static func readsConfigurationKey(_ source: String) -> Bool {
-        guard let template = try? StringTemplate.parse(source) else { return false }
-        return template.parts.contains {
-            if case .environment(let name, _) = $0 { return name.utf8.contains(UInt8(ascii: ".")) }
-            return false
-        }
     }
 
     private static func show(_ value: ManifestValue) -> String {

@@ -31,7 +31,7 @@ package struct ValueResolver: Sendable {
         if let known = lookups[name] {
             found = known
         } else {
-            found = external.lookup(name, hasDefault: false)
+            found = external.lookup(name)
             lookups[name] = found
         }
         if hasDefault, case .set(.string(let text)) = found, text.isEmpty { return .unset }
@@ -104,7 +104,7 @@ package struct ValueResolver: Sendable {
             // A whole `$(name)` takes its parameter's value with its kind, a list or mapping too.
             if template.parts.count == 1, case .parameter = template.parts[0] { return }
             // A whole `${name}` may be a list from a configuration source: checked as it is read.
-            if template.parts.count == 1, case .environment = template.parts[0] {
+            if external.configuration != nil, template.parts.count == 1, case .environment = template.parts[0] {
                 _ = resolve(value, kind: value.kind)
                 return
             }
@@ -188,14 +188,12 @@ package struct ValueResolver: Sendable {
                         diagnostics.append(.error("\(external.describe(name)) is a list and cannot be part of a string", at: value.location))
                     }
                     secret = true
-                case .unset:
+                case let unfilled:
                     if let fallback {
                         if building { text += fallback }
-                    } else {
-                        diagnostics.append(.error("\(external.describe(name)) is not set and has no default", at: value.location))
+                    } else if let problem = external.problem(reading: name, found: unfilled) {
+                        diagnostics.append(.error(problem, at: value.location))
                     }
-                case .failed(let message):
-                    diagnostics.append(.error("\(external.describe(name)): \(message)", at: value.location))
                 }
             case .parameter(let name):
                 guard let parameter = parameterValue(name) else { continue }

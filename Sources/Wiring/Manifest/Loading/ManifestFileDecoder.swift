@@ -455,14 +455,10 @@ extension ManifestFileDecoder: ValueChecker {
                     if external.configuration != nil {
                         // A configuration was given (`validate --config FILE`): it is the one the
                         // container will read, so a key it lacks is an error.
-                        switch external.lookup(name, hasDefault: false) {
-                        case .set: break
-                        case .unset:
-                            diagnostics.append(.error("\(external.describe(name)) is not set and has no default\(place)", at: location(node)))
-                        case .failed(let message):
-                            diagnostics.append(.error("\(external.describe(name)): \(message)\(place)", at: location(node)))
+                        if let problem = external.problem(reading: name, found: external.lookup(name)) {
+                            diagnostics.append(.error(problem + place, at: location(node)))
                         }
-                    } else if name.utf8.contains(UInt8(ascii: ".")) {
+                    } else if ExternalValues.isConfigurationKey(name) {
                         // A dotted name is a configuration key, read through the reader a
                         // container is given: not guessed at from the environment.
                         diagnostics.append(Diagnostic(.info, "reads configuration key '\(name)'\(place), not checked: pass the configuration to check it",
