@@ -8,9 +8,14 @@ extension Request {
     /// - Throws: `Abort(.internalServerError)` when the route runs outside the middleware: a
     ///   wiring mistake of the app, answered as a server error, not a crash.
     public var scope: ContainerScope {
+        get throws { try heldScope.scope }
+    }
+
+    /// The scope as the middleware keeps it in the request's storage.
+    var heldScope: RequestScope {
         get throws {
             guard let held = storage[RequestScope.Key.self] else { throw Self.noScope }
-            return held.scope
+            return held
         }
     }
 
@@ -61,7 +66,7 @@ extension Response.Body {
         scopedStream request: Request, count: Int = -1,
         _ write: @escaping @Sendable (any AsyncBodyStreamWriter) async throws -> Void
     ) throws {
-        guard let held = request.storage[RequestScope.Key.self] else { throw Request.noScope }
+        let held = try request.heldScope
         held.handToBody()
         self.init(asyncStream: { writer in
             do {
