@@ -70,8 +70,7 @@ public struct AppValidateCommand<App: WiringApp>: AsyncParsableCommand {
     public func run() async throws {
         let registry = App.makeRegistry()
         let contexts = options.contexts
-        let configuration = options.configuration()
-        try await options.run(factoryKeys: Set(registry.keys), registry: registry, extra: instantiate ? { manifest in
+        try await options.run(factoryKeys: Set(registry.keys), registry: registry, extraReading: instantiate ? { manifest, configuration in
             do {
                 let container = try Container(
                     manifest: manifest, registry: registry,

@@ -58,6 +58,14 @@ public struct ValidateOptions: ParsableArguments {
     /// - Throws: `ExitCode(1)` when any diagnostic is an error.
     public func run(factoryKeys: Set<String>? = nil, registry: FactoryRegistry? = nil,
                     extra: ((Manifest) async -> [Diagnostic])? = nil) async throws {
+        try await run(factoryKeys: factoryKeys, registry: registry, extraReading: extra.map { extra in { manifest, _ in await extra(manifest) } })
+    }
+
+    /// ``run(factoryKeys:registry:extra:)``, with `extraReading` given the configuration
+    /// `--config` named, as read for the validation (an app's `--instantiate` builds its
+    /// container over it).
+    func run(factoryKeys: Set<String>?, registry: FactoryRegistry?,
+             extraReading: ((Manifest, (any ConfigurationSource)?) async -> [Diagnostic])?) async throws {
         var keys = factoryKeys
         var schemas: [String: ArgumentSchema] = [:]
         var reports: [Report] = []
@@ -86,7 +94,7 @@ public struct ValidateOptions: ParsableArguments {
         if reports.isEmpty {
             for (path, result) in roots ?? paths.map({ ($0, validate($0)) }) {
                 var diagnostics = result.diagnostics
-                if let manifest = result.manifest, let extra { diagnostics += await extra(manifest) }
+                if let manifest = result.manifest, let extraReading { diagnostics += await extraReading(manifest, loader.configuration) }
                 if strict { diagnostics.treatWarningsAsErrors() }
                 reports.append(Report(path: path, manifest: result.manifest, diagnostics: diagnostics, contextNames: result.contextNames))
             }
@@ -105,11 +113,6 @@ public struct ValidateOptions: ParsableArguments {
         let contextNames: [String]
     }
 
-    /// The configuration `--config` names, for what builds a container after validating
-    /// (`--instantiate`); `nil` without it.
-    func configuration() -> (any ConfigurationSource)? {
-        config.flatMap { try? ConfigurationFile(path: $0) }
-    }
 
     private func count(_ number: Int, _ noun: String) -> String {
         "\(number) \(noun)\(number == 1 ? "" : "s")"

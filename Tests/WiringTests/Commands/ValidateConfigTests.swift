@@ -69,4 +69,19 @@ struct ValidateConfigTests {
         #expect(host?.contains("<from configuration>") == true, "\(output.stdout)")
         #expect(!output.stdout.contains("unset environment variable"), "\(output.stdout)")
     }
+
+    @Test func anAppsInstantiateBuildsItsDryRunOverTheFile() throws {
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            services:
+              Banner: { factory: banner, scope: singleton, args: { text: "${ui.banner}" } }
+            """, name: "services.yaml")
+        let config = try TestSupport.temporaryFile("ui:\n  banner: hello\n", name: "config.yaml")
+        let read = try BinaryRunner.run("EmbeddedTool", ["validate", path, "--instantiate", "--config", config])
+        #expect(read.status == 0, "\(read.stdout)")
+        // Without the file, the dry run reads the environment, where no such variable is set.
+        let unread = try BinaryRunner.run("EmbeddedTool", ["validate", path, "--instantiate"])
+        #expect(unread.status == 1)
+        #expect(unread.stdout.contains("environment variable 'ui.banner' is not set and has no default"), "\(unread.stdout)")
+    }
 }
