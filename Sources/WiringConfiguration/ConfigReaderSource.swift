@@ -8,8 +8,9 @@ public import Wiring
 /// environment's, a JSON string), an integer, a number, a boolean, or a list of them. It is
 /// asked for as a string first, then as each other type in turn, so that a provider holding
 /// text (environment variables, command-line arguments) gives text, which typed arguments parse
-/// as they parse `${VAR}` (`"8080"` read as an `Int`). A key no provider has, or whose value is
-/// of another type (bytes), is unset.
+/// as they parse `${VAR}` (`"8080"` read as an `Int`). A key no provider has, whose value is of
+/// another type (bytes), or whose provider fails to read it (the reader's errors do not tell a
+/// failed read from a missing key) is unset.
 ///
 /// Wiring reads every value as a secret (`isSecret: true`), so the reader's access reporting
 /// never shows what it read, and Wiring's own messages name the key, never the value.
