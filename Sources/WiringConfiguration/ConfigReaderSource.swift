@@ -14,7 +14,7 @@ public import Wiring
 ///
 /// Wiring reads every value as a secret (`isSecret: true`), so the reader's access reporting
 /// never shows what it read, and Wiring's own messages name the key, never the value.
-public struct ConfigReaderSource: ConfigurationSource {
+public struct ConfigReaderSource: WatchableConfigurationSource {
     /// The reader values are read through.
     public let reader: ConfigReader
 
@@ -26,15 +26,39 @@ public struct ConfigReaderSource: ConfigurationSource {
     /// The value of `key` (`"http.port"`) with the type its provider gives it; `nil` when no
     /// provider has it.
     public func value(forKey key: String) -> ConfigurationValue? {
+        SnapshotSource(reader.snapshot()).value(forKey: key)
+    }
+
+    /// Watches the reader's providers until the task is cancelled, calling `update` with each
+    /// snapshot they report (swift-configuration keeps the newest one while `update` runs, so a
+    /// burst of changes leaves the last).
+    public func watch(_ update: @Sendable (_ current: any ConfigurationSource) async -> Void) async throws {
+        try await reader.watchSnapshot { snapshots in
+            for await snapshot in snapshots {
+                await update(SnapshotSource(snapshot))
+            }
+        }
+    }
+}
+
+/// One snapshot of a reader's values, read as ``ConfigReaderSource`` reads the reader.
+private struct SnapshotSource: ConfigurationSource {
+    let snapshot: ConfigSnapshotReader
+
+    init(_ snapshot: ConfigSnapshotReader) {
+        self.snapshot = snapshot
+    }
+
+    func value(forKey key: String) -> ConfigurationValue? {
         let key = ConfigKey(key)
-        if let text = reader.string(forKey: key, isSecret: true) { return .string(text) }
-        if let number = reader.int(forKey: key, isSecret: true) { return .int(number) }
-        if let number = reader.double(forKey: key, isSecret: true) { return .double(number) }
-        if let flag = reader.bool(forKey: key, isSecret: true) { return .bool(flag) }
-        if let texts = reader.stringArray(forKey: key, isSecret: true) { return .list(texts.map(ConfigurationValue.string)) }
-        if let numbers = reader.intArray(forKey: key, isSecret: true) { return .list(numbers.map(ConfigurationValue.int)) }
-        if let numbers = reader.doubleArray(forKey: key, isSecret: true) { return .list(numbers.map(ConfigurationValue.double)) }
-        if let flags = reader.boolArray(forKey: key, isSecret: true) { return .list(flags.map(ConfigurationValue.bool)) }
+        if let text = snapshot.string(forKey: key, isSecret: true) { return .string(text) }
+        if let number = snapshot.int(forKey: key, isSecret: true) { return .int(number) }
+        if let number = snapshot.double(forKey: key, isSecret: true) { return .double(number) }
+        if let flag = snapshot.bool(forKey: key, isSecret: true) { return .bool(flag) }
+        if let texts = snapshot.stringArray(forKey: key, isSecret: true) { return .list(texts.map(ConfigurationValue.string)) }
+        if let numbers = snapshot.intArray(forKey: key, isSecret: true) { return .list(numbers.map(ConfigurationValue.int)) }
+        if let numbers = snapshot.doubleArray(forKey: key, isSecret: true) { return .list(numbers.map(ConfigurationValue.double)) }
+        if let flags = snapshot.boolArray(forKey: key, isSecret: true) { return .list(flags.map(ConfigurationValue.bool)) }
         return nil
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: WiringBenchmarks [resolution] [async] [loading] [scaling] [arguments] [children] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH] [--profile-requests N [unique|served|byhand] [cold]]
+// Usage: WiringBenchmarks [resolution] [async] [loading] [scaling] [arguments] [children] [refresh] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH] [--profile-requests N [unique|served|byhand] [cold]]
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
@@ -87,6 +87,12 @@ if all || sections.contains("children") {
     let iterations = option("--iterations").flatMap(Int.init) ?? 200_000
     print("Child containers (release build, median of \(repetitions) rounds)")
     try ChildrenBenchmark.run(sizes: option("--sizes") == nil ? [500, 10_000] : sizes, repetitions: repetitions, iterations: iterations)
+    print()
+}
+if all || sections.contains("refresh") {
+    let iterations = option("--iterations").flatMap(Int.init) ?? 200_000
+    print("Live configuration (release build, median of \(repetitions) rounds)")
+    try await RefreshBenchmark.run(repetitions: repetitions, iterations: iterations)
     print()
 }
 if all || sections.contains("loading") {

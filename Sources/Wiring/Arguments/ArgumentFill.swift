@@ -61,24 +61,9 @@ final class ArgumentFill {
     /// The environment variables (or configuration keys) the value at `location` read, directly or through the
     /// parameters it reads (`$(logLevel)` with `logLevel: ${LOG_LEVEL:-info}`), in order, each once.
     func environmentVariables(at location: SourceLocation) -> [String] {
-        var found: [String] = []
-        var seenParameters: Set<String> = []
         let index = templateIndex ?? Dictionary(templates.map { ($0.location, $0.template) }) { first, _ in first }
         templateIndex = index
-        var pending = index[location].map { [$0] } ?? []
-        while let template = pending.popLast() {
-            for part in template.parts {
-                switch part {
-                case .environment(let name, _): if !found.contains(name) { found.append(name) }
-                case .parameter(let name):
-                    guard seenParameters.insert(name).inserted, let parameter = values.manifest.parameter(name),
-                          case .template(let read) = parameter.value.kind else { continue }
-                    pending.append(read)
-                case .literal: break
-                }
-            }
-        }
-        return found
+        return values.manifest.externalNames(readBy: index[location].map { [$0] } ?? [])
     }
 
     /// Every problem of `args` (of the service shown as `owner`, declared at `location`)

@@ -21,7 +21,7 @@ extension FactoryContext: ReferenceSource {
 
     /// What the container decoded for the factory running.
     private var decodedArguments: DecodedArguments? {
-        decorator < 0 ? registration.decodedArguments : registration.decorators[decorator].decodedArguments
+        decorator < 0 ? registration.typedArguments : registration.decorators[decorator].typedArguments
     }
 
     /// `stored` with its `@Reference` fields filled through `source`, errors as a resolve's.

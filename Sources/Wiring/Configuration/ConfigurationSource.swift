@@ -15,6 +15,24 @@ public protocol ConfigurationSource: Sendable {
     func value(forKey key: String) throws -> ConfigurationValue?
 }
 
+/// A ``ConfigurationSource`` whose values change while the app runs (swift-configuration's
+/// reader over reloading files or mutable providers, in the `WiringConfiguration` product): a
+/// started container watches it and rebuilds the services whose arguments read a key that
+/// changed (see ``Container/start()``).
+public protocol WatchableConfigurationSource: ConfigurationSource {
+    /// Watches the source until the calling task is cancelled, calling `update` after each
+    /// change of its values with a source that reads them as they are then (one snapshot, so
+    /// that keys read together agree). A started container runs this in one task, from
+    /// ``Container/start()`` to ``Container/shutdown()``.
+    ///
+    /// A source may skip intermediate states: a burst of changes may come as one update with
+    /// the last values. Returning ends the watch: the source's values no longer change.
+    ///
+    /// `update` is `@concurrent`, as an async closure is by default: a conformance in a module
+    /// with `NonisolatedNonsendingByDefault` spells it so too.
+    func watch(_ update: @concurrent @Sendable (_ current: any ConfigurationSource) async -> Void) async throws
+}
+
 /// A value a ``ConfigurationSource`` gives: a whole `${key}` keeps its type (an integer stays
 /// an integer, as a whole `$(param)` keeps its parameter's), and one inside a longer string is
 /// written as text.

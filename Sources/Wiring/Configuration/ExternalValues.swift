@@ -11,7 +11,7 @@ package struct ExternalValues: Sendable {
     }
 
     /// What looking a name up found.
-    package enum Lookup: Sendable {
+    package enum Lookup: Sendable, Equatable {
         case set(ConfigurationValue)
         case unset
         /// The source has the key but could not read it: its message.

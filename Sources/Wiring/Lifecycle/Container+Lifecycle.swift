@@ -12,13 +12,22 @@ extension Container {
     /// down in reverse order, and the error is thrown with its resolution path; `start()` may
     /// then be called again. Calling `start()` again after it succeeded does nothing.
     ///
+    /// Once started, a container whose configuration source is a
+    /// ``WatchableConfigurationSource`` watches the keys its services' arguments read, until
+    /// ``shutdown()``: a change drops the kept instances of the `cached` and custom-scope
+    /// services that read the key (running their hooks), so that the next resolve builds them
+    /// with the new value; singletons keep theirs (see <doc:Configuration>).
+    ///
     /// - Throws: ``ResolutionError`` (or what a factory threw, wrapped in one), or
     ///   `CancellationError`.
     public func start() async throws {
         let task: Task<Void, any Error> = try life.lifecycle.withLock { state throws(ResolutionError) in
             if state.shutdown != nil { throw ResolutionError.shutDown("cannot start a container that was shut down") }
             if let start = state.start { return start }
-            let start = Task { try await self.startEager() }
+            let start = Task {
+                try await self.startEager()
+                self.startWatching()
+            }
             state.start = start
             return start
         }

@@ -29,6 +29,8 @@ final class ContainerLife: Sendable {
     struct LifecycleState: Sendable {
         var start: Task<Void, any Error>?
         var shutdown: Task<[ShutdownError.Failure], Never>?
+        /// The watch of the configuration source, from a successful start to shutdown.
+        var watch: Task<Void, Never>?
     }
 
     init(shutdownTimeout: Duration, logger: Logger?, instances: (types: ReadMostly<Container.TypeCache>, slots: ChildSlots)? = nil) {
@@ -56,6 +58,11 @@ final class ContainerLife: Sendable {
         if let start {
             start.cancel()
             _ = try? await start.value
+        }
+        // Nothing is refreshed once shutdown began.
+        if let watch = lifecycle.withLock({ $0.watch }) {
+            watch.cancel()
+            await watch.value
         }
         // Children first: their instances may hold this container's.
         var failures: [ShutdownError.Failure] = []

@@ -16,14 +16,19 @@ final class KeptInstances: Sendable {
         let hooks: [Hook]
         /// For `shared`: the instance, held weakly; its hooks run only if something still holds it.
         let weakInstance: WeakInstance?
+        /// How many records were added before this one.
+        var sequence = 0
     }
 
-    private let records = Locked<[Record]>([])
+    private let records = Locked<(all: [Record], added: Int)>(([], 0))
+
+    /// How many records were added so far: a record added later has this sequence or more.
+    var added: Int { records.withLock { $0.added } }
 
     /// Records the hooks of an instance just built.
     func add(_ registration: Registration, hooks: [Hook], weakly: Bool) {
         guard !hooks.isEmpty else { return }
-        let record: Record
+        var record: Record
         if weakly, let object = hooks.last.map({ $0.instance as AnyObject }), type(of: hooks.last!.instance) is AnyClass {
             // Held weakly, as the scope does: the hooks keep the layers, not the instance.
             record = Record(registration: registration, hooks: hooks.map { Hook(run: $0.run, instance: WeakInstance($0.instance as AnyObject)) },
@@ -31,14 +36,33 @@ final class KeptInstances: Sendable {
         } else {
             record = Record(registration: registration, hooks: hooks, weakInstance: nil)
         }
-        records.withLock { $0.append(record) }
+        records.withLock { records in
+            record.sequence = records.added
+            records.added += 1
+            records.all.append(record)
+        }
     }
 
     /// Every record, oldest first, leaving none.
     func takeAll() -> [Record] {
         records.withLock { records in
-            defer { records = [] }
-            return records
+            defer { records.all = [] }
+            return records.all
+        }
+    }
+
+    /// The records of the registrations in `before` added before the sequence each maps to,
+    /// oldest first, leaving the others.
+    func take(before: [ObjectIdentifier: Int]) -> [Record] {
+        guard !before.isEmpty else { return [] }
+        return records.withLock { records in
+            var taken: [Record] = []
+            records.all.removeAll { record in
+                guard let end = before[ObjectIdentifier(record.registration)], record.sequence < end else { return false }
+                taken.append(record)
+                return true
+            }
+            return taken
         }
     }
 

@@ -9,6 +9,10 @@ struct Binder {
 
     /// Everything binding found, values' problems included.
     var diagnostics: [Diagnostic] { bindingDiagnostics }
+    /// With a configuration source: the arguments that read its keys, and the values binding
+    /// checked (see ``ConfigurationWatch``).
+    private(set) var configurationReaders: [ConfigurationReader] = []
+    private(set) var configurationValues: [String: ExternalValues.Lookup] = [:]
 
     init(manifest: Manifest, registry: FactoryRegistry, values external: ExternalValues) {
         self.manifest = manifest
@@ -35,6 +39,8 @@ struct Binder {
             bound = plan.bind(manifest.services.indices, targets: TargetBuffer(slots: slots))
         }
         let services = bound!
+        configurationReaders = services.configurationReaders
+        configurationValues = services.configurationValues
 
         // Most types are listed by one service, without a name: such a type resolves the
         // service's own target, and the table stores its position, without reading the target.

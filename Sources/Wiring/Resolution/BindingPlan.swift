@@ -86,6 +86,10 @@ struct BoundServices {
     /// How many registrations the container keeps: each has its place in a child container's
     /// table of slots.
     var keptCount = 0
+    /// With a configuration source: the arguments that read its keys, each with its registration.
+    var configurationReaders: [ConfigurationReader] = []
+    /// The value of each key they read, as binding checked it.
+    var configurationValues: [String: ExternalValues.Lookup] = [:]
 }
 
 /// Binds services, collecting what it finds into a ``BoundServices``.
@@ -137,7 +141,8 @@ private struct ServiceBinder {
                     at: decorator.scope?.location ?? decorator.names.first?.location))
             }
             let made = factory(decorator.factoryKey, of: decorator)
-            let args = LazyArguments(arguments(decorator.args, at: decorator.location), values: plan.argumentValues)
+            let written = arguments(decorator.args, at: decorator.location)
+            let args = LazyArguments(written, values: plan.argumentValues)
             guard let made else {
                 complete = false
                 continue
@@ -146,7 +151,8 @@ private struct ServiceBinder {
             let decoded = decodedArguments(decorator.args, of: decorator.key, at: decorator.location,
                                            factoryKey: decorator.factoryKey, factory: made, problems: &decoratorProblems)
             steps.append(DecoratorStep(key: decorator.key, location: decorator.location,
-                                       factoryKey: decorator.factoryKey, factory: made, lazyArgs: args, decodedArguments: decoded))
+                                       factoryKey: decorator.factoryKey, factory: made, lazyArgs: args, decodedArguments: decoded,
+                                       refreshing: refreshing(written, decoded: decoded)))
         }
         let make = service.hasFactory ? factory(service.factoryKey, of: service) : .seededOnly(at: service.location)
         let args = arguments(service.args, at: service.location)
@@ -159,10 +165,12 @@ private struct ServiceBinder {
                                            factoryKey: service.factoryKey, factory: make, problems: &argumentProblems)
             let registration = Registration(
                 key: service.key, name: nil, location: service.location, factoryKey: service.factoryKey,
-                factory: make, args: LazyArguments(args, values: plan.argumentValues), decodedArguments: decoded, scope: scope,
+                factory: make, args: LazyArguments(args, values: plan.argumentValues), decodedArguments: decoded,
+                refreshing: refreshing(args, decoded: decoded), scope: scope,
                 keeping: keeping(scope, timeToLive: service.timeToLive?.value), decorators: steps, lifecycle: service.lifecycle,
                 tags: service.tags)
             checkHooks(registration)
+            recordReaders(of: registration, owner: service.key, factory: make)
             bound.registrations.append(registration)
             base = registration
         }
@@ -177,15 +185,17 @@ private struct ServiceBinder {
             let variantScope = variant.scope?.value ?? scope
             let timeToLive = variant.timeToLive?.value ?? (variant.scope == nil ? service.timeToLive?.value : nil)
             var inherited = argumentProblems
-            let decoded = decodedArguments(variant.args.map { args.overlaid(by: $0) } ?? service.args, of: "\(service.key)[\(variant.name)]",
+            let variantArgs = variant.args.map { args.overlaid(by: $0) }
+            let decoded = decodedArguments(variantArgs ?? service.args, of: "\(service.key)[\(variant.name)]",
                                            at: variant.location, factoryKey: factoryKey, factory: variantMake, problems: &inherited)
             let registration = Registration(
                 key: service.key, name: variant.name, location: variant.location, factoryKey: factoryKey,
                 factory: variantMake, args: LazyArguments(args, overriddenBy: variant.args, values: plan.argumentValues),
-                decodedArguments: decoded,
+                decodedArguments: decoded, refreshing: refreshing(variantArgs ?? args, decoded: decoded),
                 scope: variantScope, keeping: keeping(variantScope, timeToLive: timeToLive), decorators: steps,
                 lifecycle: variant.lifecycle.over(service.lifecycle), tags: variant.tags)
             checkHooks(registration)
+            recordReaders(of: registration, owner: "\(service.key)[\(variant.name)]", factory: variantMake)
             bound.registrations.append(registration)
             named[variant.name] = registration
         }
@@ -225,6 +235,40 @@ private struct ServiceBinder {
         bound.diagnostics += diagnostics
         problems = diagnostics
         return decoded
+    }
+
+    // MARK: - Configuration
+
+    /// With a configuration source, arguments `written` that read its keys (directly or through
+    /// parameters), filled in now with the values binding checked, to be replaced when a key
+    /// changes; `nil` otherwise.
+    private mutating func refreshing(_ written: ManifestMap, decoded: DecodedArguments?) -> RefreshingArguments? {
+        guard plan.values.external.configuration != nil else { return nil }
+        let keys = plan.manifest.externalNames(readBy: written)
+        guard !keys.isEmpty else { return nil }
+        for key in keys where bound.configurationValues[key] == nil {
+            bound.configurationValues[key] = values.lookup(key, hasDefault: false)
+        }
+        // A copy fills them in: binding reported their problems already.
+        var filling = values
+        return RefreshingArguments(written: written, keys: keys, filled: filling.resolve(written, at: written.location), decoded: decoded)
+    }
+
+    /// Records which of `registration`'s arguments (its own, its decorators') read
+    /// configuration keys.
+    private mutating func recordReaders(of registration: Registration, owner: String, factory: FactoryRegistry.Entry) {
+        guard registration.readsConfiguration else { return }
+        if let arguments = registration.refreshing {
+            bound.configurationReaders.append(ConfigurationReader(
+                registration: registration, arguments: arguments, typed: factory.arguments, owner: owner,
+                factoryKey: registration.factoryKey, location: registration.location))
+        }
+        for step in registration.decorators {
+            guard let arguments = step.refreshing else { continue }
+            bound.configurationReaders.append(ConfigurationReader(
+                registration: registration, arguments: arguments, typed: step.factory.arguments, owner: step.key,
+                factoryKey: step.factoryKey, location: step.location))
+        }
     }
 
     // MARK: - Factories and scopes

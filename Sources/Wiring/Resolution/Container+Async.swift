@@ -74,9 +74,7 @@ extension Container {
         }
         if let kept { return kept.value }
         let built = try await instanceAsync(of: registration, arguments: arguments, from: root!)
-        typeCache.write { cache in
-            if cache.generation == generation { cache.instances[id] = InstanceBox(value: built) }
-        }
+        cacheByType(built, as: id, of: registration, generation: generation)
         return built
     }
 

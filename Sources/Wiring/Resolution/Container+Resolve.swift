@@ -97,12 +97,18 @@ extension Container {
         } else {
             built = try self.instance(of: registration, arguments: arguments, state: state)
         }
-        if cachesInstance {
-            typeCache.write { cache in
-                if cache.generation == generation { cache.instances[id] = InstanceBox(value: built) }
-            }
-        }
+        if cachesInstance { cacheByType(built, as: id, of: registration, generation: generation) }
         return built
+    }
+
+    /// Caches `built`, the kept instance of `registration`, by the type `id` it was resolved
+    /// as, unless a reset moved the cache's generation on since `generation` was read.
+    func cacheByType(_ built: Any, as id: ObjectIdentifier, of registration: Registration, generation: Int) {
+        typeCache.write { cache in
+            guard cache.generation == generation else { return }
+            cache.instances[id] = InstanceBox(value: built)
+            if registration.readsConfiguration { cache.readingConfiguration[ObjectIdentifier(registration), default: []].append(id) }
+        }
     }
 
     /// A dependency a factory of this container asks for with no name and no runtime arguments:

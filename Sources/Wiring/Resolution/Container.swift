@@ -111,10 +111,16 @@ public final class Container: Sendable {
     nonisolated(unsafe) let scannedSubstitutes: Substitutes.Pairs
     /// Whether the child has more replacements than are scanned: its lineage's table has them.
     let hasTableOfSubstitutes: Bool
+    /// With a configuration source whose keys arguments read: what a started container does
+    /// when their values change. `nil` for a child, which keeps the values it was made with.
+    let configurationWatch: ConfigurationWatch?
 
     struct TypeCache {
         /// Kept instances that never expire, by the type they were resolved as.
         var instances = TypeTable<InstanceBox>()
+        /// For each registration whose arguments read configuration keys, the types its instance
+        /// is cached as here: a change to a key drops them without a scan of the cache.
+        var readingConfiguration: [ObjectIdentifier: [ObjectIdentifier]] = [:]
         /// Bumped by every reset, so a build that raced a reset does not cache its instance.
         var generation = 0
     }
@@ -142,6 +148,8 @@ public final class Container: Sendable {
         let diagnostics: [Diagnostic]
         let targets: TargetMap
         let registrations: [Registration]
+        let configurationReaders: [ConfigurationReader]
+        let configurationValues: [String: ExternalValues.Lookup]
 
         /// Applies `contexts` to `loaded` and binds it.
         init(
@@ -161,6 +169,8 @@ public final class Container: Sendable {
             diagnostics = binder.diagnostics + graph
             targets = table.targets
             registrations = table.registrations
+            configurationReaders = binder.configurationReaders
+            configurationValues = binder.configurationValues
         }
     }
 
@@ -178,10 +188,11 @@ public final class Container: Sendable {
     ) throws(ManifestError) {
         let values = ExternalValues(environment: options.environment ?? ProcessInfo.processInfo.environment,
                                     configuration: options.configuration)
-        self.init(bound: try Bound(loaded, registry: registry, contexts: contexts, values: values), options: options)
+        self.init(bound: try Bound(loaded, registry: registry, contexts: contexts, values: values), options: options,
+                  environment: values.environment)
     }
 
-    init(bound: Bound, options: Options) {
+    init(bound: Bound, options: Options, environment: [String: String]) {
         self.manifest = bound.manifest
         self.activeContexts = bound.activeContexts
         self.diagnostics = bound.diagnostics
@@ -213,6 +224,8 @@ public final class Container: Sendable {
         hasTableOfSubstitutes = false
         logger = options.logger
         traceLogger = options.logger.flatMap { $0.logLevel <= .trace ? $0 : nil }
+        configurationWatch = ConfigurationWatch(source: options.configuration, readers: bound.configurationReaders,
+                                                values: bound.configurationValues, manifest: bound.manifest, environment: environment)
         options.logger?.info("\(contextSummary)")
     }
 
@@ -239,6 +252,7 @@ public final class Container: Sendable {
         ownSlots = slots
         scannedSubstitutes = lineage.substitutes.scanned
         hasTableOfSubstitutes = lineage.substitutes.isTable
+        configurationWatch = nil
     }
 
     deinit {

@@ -272,6 +272,23 @@ struct InstanceSlot: Sendable {
         }
     }
 
+    /// Drops the kept instance; when one is being built, drops nothing and returns the build,
+    /// to wait for before expiring the slot again.
+    func expire() -> Build? {
+        table.withLock { _, states in
+            switch states[index] {
+            case .building(let token, let waiters):
+                if let waiters { return waiters }
+                let build = Build()
+                states[index] = .building(token: token, waiters: build)
+                return build
+            default:
+                states[index] = .empty
+                return nil
+            }
+        }
+    }
+
     /// The resolution building the instance, if one is.
     var builder: ObjectIdentifier? {
         withState { state in

@@ -46,6 +46,7 @@ package struct ManifestValidator {
         if let written = service.scope { checkScope(written) }
         checkTimeToLive(service.timeToLive, scope: scope, of: "service '\(service.key)'")
         checkLifecycle(service.lifecycle, scope: scope, of: "service '\(service.key)'")
+        if scope.builtInKind == .singleton { checkConfigurationReads(of: service) }
         // The variants' fields are read in place: copying a variant would retain what it holds.
         let variants = service.names
         for position in variants.indices {
@@ -62,6 +63,19 @@ package struct ManifestValidator {
                       + "and needs scope scoped, not '\(written.value.name)'", at: written.location)
             }
         }
+    }
+
+    /// A singleton whose arguments read configuration keys (dotted `${key}`s) keeps the values
+    /// it was built with: said, so that a user who expects a live change knows what to scope.
+    private mutating func checkConfigurationReads(of service: ServiceDefinition) {
+        guard let args = service.args, args.mayHoldReferences else { return }
+        let keys = manifest.externalNames(readBy: args).filter(ExternalValues.isConfigurationKey)
+        guard !keys.isEmpty else { return }
+        let listed = keys.map { "'\($0)'" }.joined(separator: ", ")
+        diagnostics.append(Diagnostic(
+            .info, "singleton service '\(service.key)' reads configuration key\(keys.count == 1 ? "" : "s") \(listed): it is built once, "
+                + "so a change after start does not reach it; scope it cached (or a custom scope) to rebuild it when the value changes",
+            at: service.scope?.location ?? service.location))
     }
 
     /// Whether `scope` is declared; reports it with a did-you-mean when not.

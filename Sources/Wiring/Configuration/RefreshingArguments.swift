@@ -1,0 +1,77 @@
+/// The arguments of a service (or of a decorator) that read configuration keys, directly or
+/// through parameters: filled in when the container is built, from the values it checked, and
+/// replaced when a key they read changes after ``Container/start()`` (see
+/// ``ConfigurationWatch``).
+///
+/// Read under a lock, by builds only: a warm resolve reads no arguments, so a container with
+/// a configuration source resolves its kept services as fast as one without.
+final class RefreshingArguments: Sendable {
+    /// The arguments as written (a named variant's laid over its service's), references not
+    /// filled in: what a change fills in again.
+    let written: ManifestMap
+    /// The configuration keys they read, each once.
+    let keys: [String]
+    private let current: Locked<Current>
+
+    struct Current: @unchecked Sendable {
+        var map: ManifestMap
+        /// A typed factory's arguments decoded from `map`; `nil` for a factory that reads `r.arg`.
+        var decoded: DecodedArguments?
+    }
+
+    init(written: ManifestMap, keys: [String], filled: ManifestMap, decoded: DecodedArguments?) {
+        self.written = written
+        self.keys = keys
+        current = Locked(Current(map: filled, decoded: decoded))
+    }
+
+    /// The arguments, references filled in with the values in force.
+    var map: ManifestMap { current.withLock { $0.map } }
+
+    /// The typed arguments decoded from ``map``.
+    var decoded: DecodedArguments? { current.withLock { $0.decoded } }
+
+    /// Puts new values in force: builds from now on read them.
+    func replace(with new: Current) {
+        current.withLock { $0 = new }
+    }
+}
+
+extension Manifest {
+    /// The `${name}` references `map` reads, directly or through the parameters it reads
+    /// (`$(logLevel)` with `logLevel: ${LOG_LEVEL:-info}`), in order, each once.
+    func externalNames(readBy map: ManifestMap) -> [String] {
+        var templates: [StringTemplate] = []
+        func gather(_ value: ManifestValue) {
+            switch value.kind {
+            case .template(let template): templates.append(template)
+            case .list(let values): values.forEach(gather)
+            case .map(let map): map.entries.forEach { gather($0.value) }
+            default: break
+            }
+        }
+        if map.mayHoldReferences { map.entries.forEach { gather($0.value) } }
+        return externalNames(readBy: templates)
+    }
+
+    /// The `${name}` references `templates` read, directly or through parameters, in order,
+    /// each once.
+    func externalNames(readBy templates: [StringTemplate]) -> [String] {
+        var found: [String] = []
+        var seenParameters: Set<String> = []
+        var pending = Array(templates.reversed())
+        while let template = pending.popLast() {
+            for part in template.parts {
+                switch part {
+                case .environment(let name, _): if !found.contains(name) { found.append(name) }
+                case .parameter(let name):
+                    guard seenParameters.insert(name).inserted, let parameter = self.parameter(name),
+                          case .template(let read) = parameter.value.kind else { continue }
+                    pending.append(read)
+                case .literal: break
+                }
+            }
+        }
+        return found
+    }
+}
