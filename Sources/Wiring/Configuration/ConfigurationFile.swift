@@ -30,6 +30,7 @@ package struct ConfigurationFile: ConfigurationSource {
                                 at: SourceLocation(file: path, line: 1, column: 1))
         }
         var values: [String: ConfigurationValue] = [:]
+        var problems: [Diagnostic] = []
         var pending: [(prefix: String, pairs: [YAMLPair])] = [("", pairs)]
         while let (prefix, pairs) = pending.popLast() {
             for pair in pairs {
@@ -37,11 +38,14 @@ package struct ConfigurationFile: ConfigurationSource {
                 let key = prefix.isEmpty ? name : prefix + "." + name
                 switch pair.value.content {
                 case .mapping(let nested): pending.append((key, nested))
-                case .sequence(let elements): values[key] = .list(elements.compactMap(Self.scalar))
+                case .sequence(let elements):
+                    if let list = Self.list(elements, of: key, in: path, problems: &problems) { values[key] = list }
+                // A null leaves the key unset, as swift-configuration's file providers read it.
                 case .scalar: values[key] = Self.scalar(pair.value)
                 }
             }
         }
+        if !problems.isEmpty { throw ManifestError(problems.inManifestOrder(files: [path], bySeverity: false, unplacedFirst: true)) }
         self.values = values
     }
 
@@ -56,5 +60,31 @@ package struct ConfigurationFile: ConfigurationSource {
         case .string(let text): .string(text)
         case .null, .none: nil
         }
+    }
+
+    /// The list `elements` make, as swift-configuration's file providers read one: strings
+    /// only, or numbers and booleans only. Anything else (a null, a list or a mapping in it,
+    /// strings mixed with numbers) is a problem at the element, and `nil`.
+    private static func list(_ elements: [YAMLNode], of key: String, in path: String, problems: inout [Diagnostic]) -> ConfigurationValue? {
+        var list: [ConfigurationValue] = []
+        var holdsText: Bool?
+        for (index, element) in elements.enumerated() {
+            let value = scalar(element)
+            let isText: Bool? = switch value {
+            case .string: true
+            case .int, .double, .bool: false
+            case .list, nil: nil
+            }
+            guard let value, let isText, holdsText == nil || holdsText == isText else {
+                let expected = holdsText.map { $0 ? "a string, as the list's first element is" : "a number or a boolean, as the list's first element is" }
+                    ?? "a string, a number or a boolean"
+                problems.append(.error("configuration key '\(key)': element \(index) is \(element.kindDescription), where a list holds \(expected)",
+                                       at: SourceLocation(file: path, line: Int(element.line), column: Int(element.column))))
+                return nil
+            }
+            holdsText = isText
+            list.append(value)
+        }
+        return .list(list)
     }
 }

@@ -61,6 +61,23 @@ struct ValidateConfigTests {
         #expect(unreadable.stdout.contains("\(broken):1:"), "\(unreadable.stdout)")
     }
 
+    @Test func aListSwiftConfigurationCannotReadIsAnErrorAtItsElementNotDropped() throws {
+        let path = try TestSupport.temporaryFile(manifest, name: "services.yaml")
+        let config = try TestSupport.temporaryFile("""
+            {"http": {"host": "example.org", "port": 8080, "origins": ["a.org", 2],
+                      "ports": [1, {"x": 1}], "tags": [null]},
+             "auth": {"token": null}}
+            """, name: "config.json")
+        let output = try run(["validate", path, "--config", config])
+        #expect(output.status == 1)
+        let errors = output.stdout.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(errors == [
+            "\(config):1:69: error: configuration key 'http.origins': element 1 is an integer, where a list holds a string, as the list's first element is",
+            "\(config):2:24: error: configuration key 'http.ports': element 1 is a mapping, where a list holds a number or a boolean, as the list's first element is",
+            "\(config):2:44: error: configuration key 'http.tags': element 0 is null, where a list holds a string, a number or a boolean",
+        ], "\(output.stdout)")
+    }
+
     @Test func explainSaysAKeyComesFromConfiguration() throws {
         let path = try TestSupport.temporaryFile(manifest, name: "services.yaml")
         let output = try run(["explain", path, "Server"])
