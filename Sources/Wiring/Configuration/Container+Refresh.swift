@@ -38,6 +38,17 @@ extension Container {
         guard !dropped.isEmpty else { return }
         let failures = await drop(dropped)
         if !failures.isEmpty { logger?.error("refresh: \(ShutdownError(failures: failures))") }
+        // An eager service is built up front, as start() builds it: its factory's effects
+        // (a level it sets, a connection it opens) take the new value now, not at a resolve.
+        for registration in dropped where registration.isEager && !isShutDown {
+            do {
+                _ = try await withTopState(scope: nil) { top in
+                    try await instanceAsync(of: registration, arguments: .none, from: top)
+                }
+            } catch {
+                logger?.error("refresh: eager service \(registration.step) could not be built again: \(error)")
+            }
+        }
     }
 
     /// Drops the kept instances of `registrations` (waiting for a build under way to end

@@ -218,6 +218,24 @@ struct RefreshTests {
         try await container.shutdown()
     }
 
+    @Test func anEagerServiceIsBuiltAgainAtOnce() async throws {
+        let source = MutableSource(["pool.size": .int(4)])
+        let counts = Counts()
+        let container = try await started("""
+            wiring: 1
+            services:
+              Pool: { factory: pool, scope: cached, eager: true, args: { size: "${pool.size}" } }
+            """, source, counts: counts)
+        #expect(counts["pool"] == 1)
+        source.set("pool.size", .int(5))
+        try await source.settle()
+        #expect(counts["pool"] == 2)
+        #expect(counts.closed.withLock { $0 } == [4])
+        #expect(try await container.resolve(Pool.self).size == 5)
+        #expect(counts["pool"] == 2)
+        try await container.shutdown()
+    }
+
     @Test func onlyAStartedContainerWatchesAndShutdownStopsWatching() async throws {
         let source = MutableSource(["pool.size": .int(4)])
         let container = try await started("""
