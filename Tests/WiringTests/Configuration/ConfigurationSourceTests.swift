@@ -77,4 +77,29 @@ struct ConfigurationSourceTests {
         #expect(message.contains("configuration key 'pool.size'"), "\(message)")
         #expect(error?.description.contains("lots-and-lots") == false)
     }
+
+    @Test func aKeyMissingInAContextThatDoesNotApplyIsNoError() throws {
+        let yaml = """
+            wiring: 1
+            services:
+              String: { factory: text, scope: singleton, args: { text: "${pool.name:-base}" } }
+            contexts:
+              production:
+                services:
+                  String: { args: { text: "${pool.name}" } }
+            """
+        let path = try TestSupport.temporaryFile(yaml, name: "services.yaml")
+        let registry = FactoryRegistry()
+        registry.factory("text") { r in try r.arg("text", as: String.self) }
+        func make(_ contexts: ContextSelection) throws -> Container {
+            try Container(manifest: path, registry: registry, contexts: contexts, options: .init(environment: [:], configuration: Values(values: [:])))
+        }
+        let container = try make(.none)
+        #expect(try container.resolve(String.self) == "base")
+        #expect(container.manifest.diagnostics.map(\.message).filter { $0.contains("is not set") } == [
+            "configuration key 'pool.name' is not set and has no default (context 'production'); building a container with that context will fail unless it is set",
+        ])
+        let error = #expect(throws: ManifestError.self) { try make(.explicit("production")) }
+        #expect(error?.errors.map(\.headline) == ["\(path):7:31: error: configuration key 'pool.name' is not set and has no default"])
+    }
 }

@@ -453,10 +453,16 @@ extension ManifestFileDecoder: ValueChecker {
                     guard fallback == nil else { break }
                     let place = currentContext.map { " (context '\($0)')" } ?? ""
                     if external.configuration != nil {
-                        // A configuration was given (`validate --config FILE`): it is the one the
-                        // container will read, so a key it lacks is an error.
+                        // A configuration was given (a container's, `validate --config FILE`): it
+                        // is the one the container reads, so a key it lacks is an error; in a
+                        // context, one only when that context applies (binding reports it then).
                         if let problem = external.problem(reading: name, found: external.lookup(name)) {
-                            diagnostics.append(.error(problem + place, at: location(node)))
+                            if currentContext == nil {
+                                diagnostics.append(.error(problem, at: location(node)))
+                            } else {
+                                diagnostics.append(.warning(problem + place + "; building a container with that context will fail unless it is set",
+                                                            at: location(node)))
+                            }
                         }
                     } else if ExternalValues.isConfigurationKey(name) {
                         // A dotted name is a configuration key, read through the reader a
