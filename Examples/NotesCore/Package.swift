@@ -17,7 +17,12 @@ let package = Package(
         .library(name: "NotesServerTesting", targets: ["NotesServerTesting"]),
     ],
     dependencies: [
-        .package(path: wiring.path),
+        // The `Configuration` trait brings WiringConfiguration (and swift-configuration) in: the
+        // servers read their port and log level through a ConfigReader.
+        .package(path: wiring.path, traits: ["Configuration"]),
+        // JSON settings files, reloaded when they change.
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.0.0", traits: ["JSON", "Reloading"]),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     ],
     targets: [
@@ -25,6 +30,9 @@ let package = Package(
             name: "NotesCore",
             dependencies: [
                 .product(name: "Wiring", package: wiring.lastPathComponent),
+                .product(name: "WiringConfiguration", package: wiring.lastPathComponent),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -15,7 +15,7 @@ import Wiring
 /// Hummingbird and other requests ran since the last one). `coolingMiB` reads more than 1 MiB,
 /// for a colder request: more of what it touches then comes from memory.
 func inProcess(coolingMiB: Int) async throws {
-    let container = try Notes.makeContainer(contexts: .explicit("test"), environment: ["PORT": "0"])
+    let container = try Notes.makeContainer(contexts: .explicit("test"), environment: ["HTTP_PORT": "0"])
     try await container.start()
     var logger = Logger(label: "notes-server")
     logger.logLevel = .warning

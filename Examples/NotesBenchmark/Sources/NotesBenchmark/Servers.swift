@@ -7,7 +7,7 @@ import Wiring
 
 /// The Hummingbird notes server as it ships.
 func wired(onServerRunning: @escaping @Sendable (Int) async -> Void) async throws -> ServiceGroup {
-    let container = try Notes.makeContainer(contexts: .explicit("test"), environment: ["PORT": "0"])
+    let container = try Notes.makeContainer(contexts: .explicit("test"), environment: ["HTTP_PORT": "0"])
     let group = try await NotesServerApp.makeServiceGroup(container: container, onServerRunning: onServerRunning)
     _ = try await container.resolve((any NoteStore).self).add(NewNote(title: "benchmark"))
     return group

@@ -12,7 +12,7 @@ import WiringVapor
 /// container's API alone. The difference from the by-hand path is the container's work; from
 /// the API alone, what the middleware adds.
 func vaporInProcess(coolingMiB: Int) async throws {
-    let container = try Notes.makeContainer(contexts: .explicit("test"), environment: ["PORT": "0"])
+    let container = try Notes.makeContainer(contexts: .explicit("test"), environment: ["HTTP_PORT": "0"])
     try await container.start()
     var logger = Logger(label: "notes-server")
     logger.logLevel = .warning

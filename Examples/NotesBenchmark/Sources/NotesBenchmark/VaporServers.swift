@@ -6,7 +6,7 @@ import Wiring
 
 /// The Vapor notes server as it ships (WiringVapor: `app.wiring.use`).
 func vaporWired() async throws -> Application {
-    let container = try Notes.makeContainer(contexts: .explicit("test"), environment: ["PORT": "0"])
+    let container = try Notes.makeContainer(contexts: .explicit("test"), environment: ["HTTP_PORT": "0"])
     _ = try await container.resolve((any NoteStore).self).add(NewNote(title: "benchmark"))
     return try await NotesVaporApp.makeApplication(container: container)
 }

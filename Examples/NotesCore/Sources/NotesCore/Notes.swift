@@ -1,6 +1,8 @@
+import Configuration
 import Foundation
 import Logging
 import Wiring
+import WiringConfiguration
 
 /// How a notes server makes its container: from the manifests in `config/`, with the contexts
 /// the environment names. Both servers (Hummingbird's and Vapor's) start here.
@@ -17,25 +19,30 @@ public enum Notes {
         return ContextSelection(contexts: named, environmentVariable: "WIRING_CONTEXT", launchArgument: "--wiring-context", detectsTests: false)
     }
 
-    /// The container for the manifests in `config`, with `contexts` applied. Tests pass a
-    /// registry with some factories overridden.
+    /// The container for the manifests in `config`, with `contexts` applied, its `${key}`s read
+    /// through `settings` (the environment's, by default). Tests pass a registry with some
+    /// factories overridden.
     /// - Throws: `ManifestError` with every problem at its `file:line:col`.
     public static func makeContainer(
         config: String = defaultConfig, contexts: ContextSelection, environment: [String: String],
-        registry: FactoryRegistry = registry()
+        registry: FactoryRegistry = registry(), settings: NotesSettings? = nil, logger: Logger? = nil
     ) throws -> Container {
         try Container(manifest: config + "/services.yaml", registry: registry, contexts: contexts,
-                      options: .init(environment: environment))
+                      options: .init(environment: environment, logger: logger),
+                      configuration: (settings ?? NotesSettings(environment: environment)).reader)
     }
 
     /// The container a server's executable starts with: the manifests in the folder
-    /// `NOTES_CONFIG` names (``defaultConfig`` when unset), the contexts the environment names;
-    /// its contexts' summary printed.
-    public static func launchContainer(environment: [String: String]) throws -> Container {
+    /// `NOTES_CONFIG` names (``defaultConfig`` when unset), the contexts the environment names,
+    /// the settings of ``NotesSettings/load(environment:pollInterval:)``; its contexts' summary
+    /// printed. The container logs its start, refreshes and shutdown at info level.
+    public static func launchContainer(environment: [String: String]) async throws -> (container: Container, settings: NotesSettings) {
+        let settings = try await NotesSettings.load(environment: environment)
         let container = try makeContainer(
-            config: environment["NOTES_CONFIG"] ?? defaultConfig, contexts: contexts(environment: environment), environment: environment)
+            config: environment["NOTES_CONFIG"] ?? defaultConfig, contexts: contexts(environment: environment), environment: environment,
+            settings: settings, logger: Logger(label: "wiring"))
         FileHandle.standardOutput.write(Data((container.contextSummary + "\n").utf8))
-        return container
+        return (container, settings)
     }
 
     /// Ends a server's executable that could not start: a manifest's errors each at its

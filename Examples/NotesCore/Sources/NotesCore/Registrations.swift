@@ -8,10 +8,17 @@ extension Notes {
         let registry = FactoryRegistry()
         // Every argument is read as a typed struct (FactoryArguments.swift): building the
         // container checks them all, each problem at its manifest line, before any factory runs.
-        registry.factory("app-logger", args: LoggerArgs.self) { _, args in
-            var logger = Logger(label: "notes-server")
-            logger.logLevel = args.level
-            return logger
+        registry.factory("live-log-level") { _ in LiveLogLevel() }
+        // Eager and cached: built at start, and again when `log.level` changes.
+        registry.factory("log-level", args: LogLevelArgs.self) { _, args in
+            args.live.level = args.level
+            return LogLevel(level: args.level)
+        }
+        registry.factory("app-logger", args: LoggerArgs.self) { r, args in
+            // The level is set before the logger's first message: LogLevel, which sets it, is
+            // built now if nothing (start()) built it yet.
+            _ = try r.resolve(LogLevel.self)
+            return Logger(label: "notes-server") { label in LiveLevelLogHandler(stream: .standardError(label: label), live: args.live) }
         }
         registry.factory("server-settings", args: ServerSettingsArgs.self) { _, args in
             ServerSettings(host: args.host, port: Int(args.port))

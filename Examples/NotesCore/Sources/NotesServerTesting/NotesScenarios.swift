@@ -127,15 +127,15 @@ public enum NotesScenarios {
         // Declared seeded, the manifest says so where it is written.
         let seeded = try EditedConfig(replacing: "scope: scoped, seeded: true", with: "scope: singleton, seeded: true")
         let manifestError = #expect(throws: ManifestError.self) {
-            try Notes.makeContainer(config: seeded.folder.path, contexts: .explicit("test"), environment: ["PORT": "0"])
+            try Notes.makeContainer(config: seeded.folder.path, contexts: .explicit("test"), environment: ["HTTP_PORT": "0"])
         }
-        let diagnostic = try #require(manifestError?.diagnostics.first)
+        let diagnostic = try #require(manifestError?.errors.first)
         #expect(diagnostic.formatted().hasPrefix("\(seeded.services.path):\(seeded.line):"), "\(diagnostic.formatted())")
         #expect(diagnostic.message.hasPrefix("'seeded: true' of service 'RequestLog' needs scope scoped"))
 
         // Built by a factory instead, as a singleton: the middleware's check at start-up.
-        let built = try EditedConfig(replacing: "scope: scoped, seeded: true", with: "factory: app-logger, scope: singleton, args: { level: info }")
-        let container = try Notes.makeContainer(config: built.folder.path, contexts: .explicit("test"), environment: ["PORT": "0"])
+        let built = try EditedConfig(replacing: "scope: scoped, seeded: true", with: "factory: app-logger, scope: singleton, args: { live: !service LiveLogLevel }")
+        let container = try Notes.makeContainer(config: built.folder.path, contexts: .explicit("test"), environment: ["HTTP_PORT": "0"])
         let error = await #expect(throws: ResolutionError.self) { _ = try await Server.start(container: container) }
         #expect(error?.description == "service RequestLog (\(built.services.path):\(built.line):3) is singleton, not scoped: "
                 + "only a scoped service can be seeded in a scope")
@@ -143,22 +143,23 @@ public enum NotesScenarios {
     }
 
     public static func aMisspeltLevelOrABadPortStopsStartUpAtItsLine<Server: NotesServerUnderTest>(_: Server.Type) throws {
-        let level = try EditedConfig(replacing: "args: { level: info }", with: "args: { level: infoo }")
+        let level = try EditedConfig(replacing: #"args: { level: "${log.level:-info}""#, with: #"args: { level: "${log.level:-infoo}""#)
         let error = #expect(throws: ManifestError.self) {
-            try Notes.makeContainer(config: level.folder.path, contexts: .none, environment: ["PORT": "0"])
+            try Notes.makeContainer(config: level.folder.path, contexts: .none, environment: ["HTTP_PORT": "0"])
         }
         #expect(error?.errors.map(\.headline) == [
-            "\(level.services.path):\(level.line):\(level.column + 15): error: service Logger: argument 'level': 'infoo' is not a case of Level "
+            "\(level.services.path):\(level.line):\(level.column + 15): error: service LogLevel: argument 'level': 'infoo' is not a case of Level "
                 + "(trace, debug, info, notice, warning, error, critical); did you mean 'info'?",
         ])
-        // The port comes from the environment: its variable is named, its value not shown.
+        // The port comes through swift-configuration (HTTP_PORT here): its key is named, its
+        // value not shown.
         for port in ["eighty", "70000"] {
             let portError = #expect(throws: ManifestError.self) {
-                try Notes.makeContainer(config: Notes.defaultConfig, contexts: .none, environment: ["PORT": port])
+                try Notes.makeContainer(config: Notes.defaultConfig, contexts: .none, environment: ["HTTP_PORT": port])
             }
             #expect(portError?.errors.count == 1)
             #expect(portError?.errors.first?.message.hasPrefix("service ServerSettings: argument 'port': ") == true)
-            #expect(portError?.errors.first?.message.contains("environment variable 'PORT'") == true, "\(portError?.description ?? "")")
+            #expect(portError?.errors.first?.message.contains("configuration key 'http.port'") == true, "\(portError?.description ?? "")")
             #expect(portError?.description.contains(port) == false)
         }
     }
@@ -266,7 +267,8 @@ public final class UnitsOfWork: Sendable {
 
 extension FileManager {
     /// A new empty folder in the temporary directory.
-    func temporaryFolder(_ prefix: String) throws -> URL {
+    /// A new, empty folder under the temporary directory, its name starting with `prefix`.
+    public func temporaryFolder(_ prefix: String) throws -> URL {
         let folder = temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID())")
         try createDirectory(at: folder, withIntermediateDirectories: true)
         return folder

@@ -23,13 +23,13 @@ public protocol NotesServerUnderTest: Sendable {
 }
 
 extension NotesServerUnderTest {
-    /// Starts the server on the real `config/`, with `contexts` and `environment` (`PORT` is 0).
+    /// Starts the server on the real `config/`, with `contexts` and `environment` (`HTTP_PORT` is 0).
     public static func start(
         config: String = Notes.defaultConfig, contexts: ContextSelection = .explicit("test"),
         environment: [String: String] = [:], registry: FactoryRegistry = Notes.registry()
     ) async throws -> Self {
         let container = try Notes.makeContainer(
-            config: config, contexts: contexts, environment: ["PORT": "0"].merging(environment) { $1 }, registry: registry)
+            config: config, contexts: contexts, environment: ["HTTP_PORT": "0"].merging(environment) { $1 }, registry: registry)
         return try await start(container: container)
     }
 

@@ -24,12 +24,12 @@ public struct ServerProcess: Sendable {
     }
 
     /// Runs `executable` (`notes-server`, `notes-server-vapor`) with `environment` added to
-    /// `PATH`, `HOME` and `TMPDIR`, and `PORT` 0.
+    /// `PATH`, `HOME` and `TMPDIR`, and `HTTP_PORT` 0.
     public static func start(_ executable: String, environment: [String: String]) throws -> ServerProcess {
         let process = Process()
         process.executableURL = buildFolder.appendingPathComponent(executable)
         var inherited = ProcessInfo.processInfo.environment.filter { ["PATH", "HOME", "TMPDIR"].contains($0.key) }
-        inherited["PORT"] = "0"
+        inherited["HTTP_PORT"] = "0"
         inherited["SWIFT_BACKTRACE"] = "enable=no"
         process.environment = inherited.merging(environment) { $1 }
         let server = ServerProcess(executable: executable, process: process, stdout: Output(), stderr: Output())
@@ -42,6 +42,22 @@ public struct ServerProcess: Sendable {
         }
         try process.run()
         return server
+    }
+
+    /// What the server printed so far.
+    public var output: (stdout: String, stderr: String) {
+        (stdout.text.withLock { $0 }, stderr.text.withLock { $0 })
+    }
+
+    /// Waits up to 30 seconds for the server to print `text` on standard error (where swift-log
+    /// writes); whether it did.
+    public func waitForStandardError(containing text: String) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if output.stderr.contains(text) { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
     }
 
     /// The port the server listens on, waiting up to 60 seconds for it: from the "NAME

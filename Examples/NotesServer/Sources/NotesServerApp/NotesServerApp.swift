@@ -33,25 +33,27 @@ public enum NotesServerApp {
     /// (SIGTERM and SIGINT from the command line) make the server drain its requests, then the
     /// container shut down, each instance in reverse order of construction.
     public static func run(
-        container: Container, gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
+        container: Container, settingsFile: (any Service)? = nil, gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         let group = try await makeServiceGroup(
-            container: container, gracefulShutdownSignals: gracefulShutdownSignals, onServerRunning: onServerRunning)
+            container: container, settingsFile: settingsFile, gracefulShutdownSignals: gracefulShutdownSignals,
+            onServerRunning: onServerRunning)
         try await group.run()
     }
 
-    /// The service group ``run(container:gracefulShutdownSignals:onServerRunning:)`` runs, with
-    /// the container started: the container first, so that it shuts down after the server.
+    /// The service group ``run(container:settingsFile:gracefulShutdownSignals:onServerRunning:)``
+    /// runs, with the container started: the settings file's watch first (it stops last), then
+    /// the container, so that it shuts down after the server.
     public static func makeServiceGroup(
-        container: Container, gracefulShutdownSignals: [UnixSignal] = [],
+        container: Container, settingsFile: (any Service)? = nil, gracefulShutdownSignals: [UnixSignal] = [],
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> ServiceGroup {
-        // Eager services (the store) are ready before the server listens.
+        // Eager services (the store, the log level) are ready before the server listens.
         try await container.start()
         let logger = try await container.resolve(Logger.self)
         let app = try await makeApplication(container: container, onServerRunning: onServerRunning)
-        return ServiceGroup(services: [ContainerService(container), app],
+        return ServiceGroup(services: [settingsFile].compactMap { $0 } + [ContainerService(container), app],
                             gracefulShutdownSignals: gracefulShutdownSignals, logger: logger)
     }
 }

@@ -14,7 +14,7 @@ import WiringVapor
 @Suite("WiringVapor")
 struct WiringVaporTests {
     static func container(_ registry: FactoryRegistry = Notes.registry()) throws -> Container {
-        try Notes.makeContainer(contexts: .explicit("test"), environment: ["PORT": "0"], registry: registry)
+        try Notes.makeContainer(contexts: .explicit("test"), environment: ["HTTP_PORT": "0"], registry: registry)
     }
 
     @Test func aRouteOutsideTheMiddlewareAnswersAServerErrorNotACrash() async throws {
