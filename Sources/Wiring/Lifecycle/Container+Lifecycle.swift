@@ -99,16 +99,7 @@ extension Container {
     ///
     /// - Throws: What `body` throws; else ``ShutdownError`` if a hook failed.
     public func withScope<Result>(_ body: (ContainerScope) async throws -> Result) async throws -> Result {
-        let scope = makeScope()
-        let result: Result
-        do {
-            result = try await body(scope)
-        } catch {
-            try? await scope.end()
-            throw error
-        }
-        try await scope.end()
-        return result
+        try await makeScope().running(body)
     }
 
     /// `registration`'s slot in the scope resolving; throws when there is none, or when an

@@ -19,10 +19,15 @@ public final class ContainerScope: Sendable {
     /// they keep: a table indexed by place, not a dictionary, so that a request through a scope
     /// hashes nothing (see ``SlotTable`` for what one table per scope saves).
     private let slots: SlotTable
+    /// For a scope of a ``ReloadingContainer``: what counts its container's open scopes, so
+    /// that a container a reload replaced shuts down when its last scope ends.
+    private let tracker: ScopeTracker?
 
-    init(container: Container) {
+    init(container: Container, tracker: ScopeTracker? = nil) {
         self.container = container
         slots = SlotTable(count: container.scopedCount)
+        self.tracker = tracker
+        tracker?.opened()
     }
 
     /// The slot, in this scope, of the `scoped` registration at `place`. Once the scope has
@@ -139,6 +144,21 @@ public final class ContainerScope: Sendable {
 
     // MARK: - Ending
 
+    /// Runs `body` with this scope, then ends it (also when `body` throws).
+    ///
+    /// - Throws: What `body` throws; else ``ShutdownError`` if a hook failed.
+    func running<Result>(_ body: (ContainerScope) async throws -> Result) async throws -> Result {
+        let result: Result
+        do {
+            result = try await body(self)
+        } catch {
+            try? await end()
+            throw error
+        }
+        try await end()
+        return result
+    }
+
     /// Ends the scope: runs the shutdown hooks of its instances, the last built first, each
     /// within its timeout, then drops them. Resolving through the scope afterwards throws.
     /// Ending a scope twice is harmless.
@@ -156,19 +176,24 @@ public final class ContainerScope: Sendable {
     /// run with ``PendingHooks/run()``.
     @usableFromInline
     func endWithoutAwaiting() throws(ShutdownError) -> PendingHooks? {
-        let newest: RecordedInstance? = slots.withLock { header, states in
-            guard !header.ended else { return nil }
+        let (ended, newest): (Bool, RecordedInstance?) = slots.withLock { header, states in
+            guard !header.ended else { return (false, nil) }
             header.ended = true
             // Builds under way keep their state: they wake their waiters when they end.
             for place in 0..<header.count where !states[place].isBuilding {
                 states[place] = .empty
             }
-            return header.newestRecorded.take()
+            return (true, header.newestRecorded.take())
         }
-        guard let newest else { return nil }
+        guard let newest else {
+            if ended { tracker?.closed() }
+            return nil
+        }
         guard let failures = RecordedInstance.shutDownInPlace(from: newest) else {
-            return PendingHooks(records: RecordedInstance.records(from: newest), defaultTimeout: container.shutdownTimeout)
+            return PendingHooks(records: RecordedInstance.records(from: newest), defaultTimeout: container.shutdownTimeout,
+                                tracker: tracker)
         }
+        tracker?.closed()
         if !failures.isEmpty { throw ShutdownError(failures: failures) }
         return nil
     }
@@ -179,10 +204,12 @@ public final class ContainerScope: Sendable {
     struct PendingHooks: Sendable {
         let records: [KeptInstances.Record]
         let defaultTimeout: Duration
+        let tracker: ScopeTracker?
 
         @usableFromInline
         func run() async throws {
             let failures = await KeptInstances.shutDown(records, defaultTimeout: defaultTimeout)
+            tracker?.closed()
             if !failures.isEmpty { throw ShutdownError(failures: failures) }
         }
     }

@@ -45,6 +45,27 @@ public enum Notes {
         return (container, settings)
     }
 
+    /// Whether the environment names the `development` context (the default): there a server
+    /// follows edits of its manifests (``launchReloading(environment:)``).
+    public static func isDevelopment(environment: [String: String]) -> Bool {
+        environment["APP_ENV"].map { $0 == "development" } ?? (environment["WIRING_CONTEXT"] == nil)
+    }
+
+    /// ``launchContainer(environment:)`` for development: a container that follows edits of
+    /// the manifests once started, checking them every `NOTES_RELOAD_POLL_MS` milliseconds
+    /// (500 by default).
+    public static func launchReloading(environment: [String: String]) async throws -> (wiring: ReloadingContainer, settings: NotesSettings) {
+        let settings = try await NotesSettings.load(environment: environment)
+        let poll = environment["NOTES_RELOAD_POLL_MS"].flatMap(Int.init).map { Duration.milliseconds($0) } ?? .milliseconds(500)
+        let wiring = try ReloadingContainer(
+            manifest: (environment["NOTES_CONFIG"] ?? defaultConfig) + "/services.yaml", registry: registry(),
+            contexts: contexts(environment: environment),
+            options: .init(environment: environment, logger: Logger(label: "wiring"), configuration: ConfigReaderSource(settings.reader)),
+            pollInterval: poll)
+        FileHandle.standardOutput.write(Data((wiring.container.contextSummary + " (reloading on edits)\n").utf8))
+        return (wiring, settings)
+    }
+
     /// Ends a server's executable that could not start: a manifest's errors each at its
     /// `file:line:col`, any other error after the program's name, on standard error; status 1.
     public static func exit(reporting error: any Error, program: String) -> Never {

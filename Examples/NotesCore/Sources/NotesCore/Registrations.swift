@@ -8,7 +8,11 @@ extension Notes {
         let registry = FactoryRegistry()
         // Every argument is read as a typed struct (FactoryArguments.swift): building the
         // container checks them all, each problem at its manifest line, before any factory runs.
-        registry.factory("live-log-level") { _ in LiveLogLevel() }
+        // One level for every container built from this registry: in development, a reload of
+        // the manifests builds a new container, while the server logs through the first one's
+        // logger.
+        let level = LiveLogLevel()
+        registry.factory("live-log-level") { _ in level }
         // Eager and cached: built at start, and again when `log.level` changes.
         registry.factory("log-level", args: LogLevelArgs.self) { _, args in
             args.live.level = args.level

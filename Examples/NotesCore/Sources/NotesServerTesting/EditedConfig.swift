@@ -26,6 +26,15 @@ public struct EditedConfig: Sendable {
         line = index + 1
         column = lines[index].distance(from: lines[index].startIndex, to: lines[index].range(of: original)!.lowerBound) + 1
     }
+
+    /// Replaces `original` with `replacement` in the copy's `services.yaml`, as an editor saves
+    /// it: a server watching the folder sees a new modification time.
+    public func edit(replacing original: String, with replacement: String) throws {
+        let text = try String(contentsOf: services, encoding: .utf8)
+        let previous = try FileManager.default.attributesOfItem(atPath: services.path)[.modificationDate] as? Date ?? Date()
+        try text.replacingOccurrences(of: original, with: replacement).write(to: services, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: previous.addingTimeInterval(2)], ofItemAtPath: services.path)
+    }
 }
 
 /// Holds callers until `count` of them have arrived, then lets everyone through, later

@@ -4,11 +4,19 @@ import NotesServerApp
 
 // `swift run --package-path Examples/NotesServer`: serves the notes API until SIGTERM or SIGINT.
 do {
-    let (container, settings) = try await Notes.launchContainer(environment: ProcessInfo.processInfo.environment)
-    // The settings file, when NOTES_SETTINGS names one, is watched while the server runs.
-    try await NotesServerApp.run(container: container, settingsFile: settings.file) { port in
+    let environment = ProcessInfo.processInfo.environment
+    let listening: @Sendable (Int) async -> Void = { port in
         // At once, also into a pipe (a supervisor, a log collector), as the logger does.
         FileHandle.standardOutput.write(Data("notes-server listening on port \(port)\n".utf8))
+    }
+    // The settings file, when NOTES_SETTINGS names one, is watched while the server runs; in
+    // development, the manifests are too.
+    if Notes.isDevelopment(environment: environment) {
+        let (wiring, settings) = try await Notes.launchReloading(environment: environment)
+        try await NotesServerApp.run(reloading: wiring, settingsFile: settings.file, onServerRunning: listening)
+    } else {
+        let (container, settings) = try await Notes.launchContainer(environment: environment)
+        try await NotesServerApp.run(container: container, settingsFile: settings.file, onServerRunning: listening)
     }
 } catch {
     Notes.exit(reporting: error, program: "notes-server")

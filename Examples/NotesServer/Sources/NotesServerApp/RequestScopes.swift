@@ -12,9 +12,17 @@ extension RequestScopeMiddleware<AppRequestContext> {
     /// Each request's scope, seeded with its ``RequestLog`` (the request id and Hummingbird's
     /// logger for it).
     static func seedingRequestLog(container: Container) -> Self {
-        RequestScopeMiddleware(container: container) { scope, _, context in
-            try scope.seed(RequestLog(requestID: context.id, logger: context.logger))
-        }
+        RequestScopeMiddleware(container: container, seed: seedRequestLog)
+    }
+
+    /// The same, each request's scope made from the container `reloading` has in force.
+    static func seedingRequestLog(reloading: ReloadingContainer) -> Self {
+        RequestScopeMiddleware(reloading: reloading, seed: seedRequestLog)
+    }
+
+    @Sendable
+    private static func seedRequestLog(_ scope: ContainerScope, _: Request, _ context: AppRequestContext) throws {
+        try scope.seed(RequestLog(requestID: context.id, logger: context.logger))
     }
 }
 

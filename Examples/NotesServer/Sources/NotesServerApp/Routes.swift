@@ -6,7 +6,7 @@ import WiringHummingbird
 
 /// The JSON API: each route resolves what it needs from the request's scope.
 enum Routes {
-    static func add(to router: Router<AppRequestContext>, container: Container) {
+    static func add(to router: Router<AppRequestContext>) {
         router.get("/notes") { _, context -> [Note] in
             try await queries(context).all()
         }
@@ -38,7 +38,8 @@ enum Routes {
             return .noContent
         }
         router.get("/health") { _, context -> EditedResponse<HealthReport> in
-            let report = try await Notes.health(in: container)
+            // The request's container: after a reload of the manifests, the new one.
+            let report = try await Notes.health(in: context.requestScope().container)
             return EditedResponse(status: report.healthy ? .ok : .serviceUnavailable, response: report)
         }
     }

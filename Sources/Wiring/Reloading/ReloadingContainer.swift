@@ -1,0 +1,216 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+internal import Logging
+
+/// A container that follows its manifest files as they are edited: for development, where
+/// rebuilding and restarting the app for each change of the wiring is the slow part.
+///
+/// ```swift
+/// let wiring = try ReloadingContainer(manifest: "config/services.yaml", registry: registry,
+///                                     options: .init(logger: logger))
+/// try await wiring.start()                       // starts the container, then watches its files
+/// let scope = wiring.makeScope()                 // a request's scope, of the container in force
+/// ```
+///
+/// Once started, it checks the manifest's files (its imports and overlays too) every
+/// `pollInterval`. When one changed, it loads and validates them, builds a new container and
+/// starts it:
+/// - new resolves through ``container`` and new scopes (``makeScope()``) use the new one;
+/// - scopes already open (requests in flight) finish on the old one, which shuts down (its
+///   shutdown hooks run) when its last scope ends;
+/// - an edit with errors logs them at error level, each at its `file:line:col`, and the
+///   container in force keeps serving; so does one whose new container fails to start.
+///
+/// Each container builds its own singletons: what code keeps from the old one (a logger it
+/// resolved at launch) stays the old one's. Watching runs from ``start()`` to ``shutdown()``,
+/// in one task; nothing is watched before.
+public final class ReloadingContainer: Sendable {
+    private let path: String
+    private let registry: FactoryRegistry
+    private let contexts: ContextSelection
+    private let options: Container.Options
+    private let pollInterval: Duration
+    private let state: Locked<State>
+
+    private struct State {
+        var current: Container
+        var tracker = ScopeTracker()
+        /// What each file of the manifest in force looked like when it was read.
+        var stamps: [String: FileStamp]
+        var watch: Task<Void, Never>?
+        /// The shutdowns of retired containers under way.
+        var retiring: [Task<Void, Never>] = []
+        var reloads = 0
+        var isShutDown = false
+        /// Set while a reload runs: one at a time.
+        var isReloading = false
+    }
+
+    /// A file's size and modification time, to see that it changed.
+    struct FileStamp: Equatable {
+        let size: Int
+        let modified: Date?
+
+        init?(_ path: String) {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+            size = (attributes[.size] as? Int) ?? -1
+            modified = attributes[.modificationDate] as? Date
+        }
+    }
+
+    /// Loads the manifest at `path` and builds its container, as
+    /// ``Container/init(manifest:registry:contexts:options:)-(String,_,_,_)`` does.
+    ///
+    /// - Parameters:
+    ///   - path: The manifest's root file.
+    ///   - registry: The factories; every container a reload builds binds to them.
+    ///   - contexts: The contexts each container applies.
+    ///   - options: The options of each container; its logger also says what each reload did.
+    ///   - pollInterval: How often the files are checked once started.
+    /// - Throws: ``ManifestError`` with every problem of the manifest, as the container's
+    ///   initializer does: a first manifest with errors is not served.
+    public init(
+        manifest path: String, registry: FactoryRegistry, contexts: ContextSelection = .launch(),
+        options: Container.Options = Container.Options(), pollInterval: Duration = .seconds(1)
+    ) throws(ManifestError) {
+        self.path = path
+        self.registry = registry
+        self.contexts = contexts
+        self.options = options
+        self.pollInterval = pollInterval
+        let container = try Container(manifest: path, registry: registry, contexts: contexts, options: options)
+        state = Locked(State(current: container, stamps: Self.stamps(of: container.manifest.files)))
+    }
+
+    /// The container in force: the last one built from the manifest without errors.
+    public var container: Container { state.withLock { $0.current } }
+
+    /// How many edits have been put in force since the first container.
+    public var reloads: Int { state.withLock { $0.reloads } }
+
+    /// A new scope of the container in force; it stays that container's until it ends, even
+    /// when a reload puts a new container in force meanwhile.
+    public func makeScope() -> ContainerScope {
+        let (container, tracker) = state.withLock { ($0.current, $0.tracker) }
+        return ContainerScope(container: container, tracker: tracker)
+    }
+
+    /// Runs `body` with a new scope (``makeScope()``), then ends it, as
+    /// ``Container/withScope(_:)`` does.
+    public func withScope<Result>(_ body: (ContainerScope) async throws -> Result) async throws -> Result {
+        try await makeScope().running(body)
+    }
+
+    /// Starts the container in force (``Container/start()``), then watches the manifest's files.
+    public func start() async throws {
+        try await container.start()
+        state.withLock { state in
+            guard state.watch == nil, !state.isShutDown else { return }
+            let interval = pollInterval
+            state.watch = Task { [weak self] in
+                while !Task.isCancelled {
+                    guard (try? await Task.sleep(for: interval)) != nil, let self else { return }
+                    await self.reloadIfChanged()
+                }
+            }
+        }
+    }
+
+    /// Stops watching, shuts the container in force down, and waits for the containers
+    /// reloads retired to finish shutting down.
+    ///
+    /// - Throws: ``ShutdownError`` with the hooks of the container in force that failed.
+    public func shutdown() async throws {
+        let (watch, current) = state.withLock { state in
+            state.isShutDown = true
+            return (state.watch.take(), state.current)
+        }
+        watch?.cancel()
+        await watch?.value
+        try await current.shutdown()
+        for retiring in state.withLock({ $0.retiring }) { await retiring.value }
+    }
+
+    /// Reloads now if a file of the manifest in force changed since it was read; whether a new
+    /// container was put in force. What the watch does at each poll.
+    @discardableResult
+    public func reloadIfChanged() async -> Bool {
+        let (files, stamps) = state.withLock { ($0.current.manifest.files, $0.stamps) }
+        let now = Self.stamps(of: files)
+        guard now != stamps else { return false }
+        return await reload()
+    }
+
+    /// Loads the manifest again and, when it has no errors and its container starts, puts the
+    /// new container in force; whether it did. Errors are logged at error level, each at its
+    /// position, and the container in force stays.
+    @discardableResult
+    public func reload() async -> Bool {
+        let claimed = state.withLock { state in
+            guard !state.isReloading, !state.isShutDown else { return false }
+            state.isReloading = true
+            return true
+        }
+        guard claimed else { return false }
+        defer { state.withLock { $0.isReloading = false } }
+        let logger = options.logger
+        var loader = ManifestLoader(environment: options.environment)
+        loader.configuration = options.configuration
+        let validation = loader.finishCheck(loader.read(path), eachContext: false)
+        let fresh: Container
+        do throws(ManifestError) {
+            guard let manifest = validation.manifest else { throw ManifestError(validation.diagnostics) }
+            fresh = try Container(manifest: manifest, registry: registry, contexts: contexts, options: options)
+        } catch {
+            // Not read again until a file changes again.
+            let files = Set(validation.manifest?.files ?? []).union(container.manifest.files)
+            state.withLock { $0.stamps = Self.stamps(of: Array(files)) }
+            let listed = error.errors.map { $0.formatted() }.joined(separator: "\n")
+            logger?.error("reload: the edited manifest has errors; the container in force keeps serving\n\(listed)")
+            return false
+        }
+        do {
+            try await fresh.start()
+        } catch {
+            state.withLock { $0.stamps = Self.stamps(of: fresh.manifest.files) }
+            logger?.error("reload: the new container did not start; the container in force keeps serving: \(error)")
+            try? await fresh.shutdown()
+            return false
+        }
+        let retired: (container: Container, tracker: ScopeTracker)? = state.withLock { state in
+            guard !state.isShutDown else { return nil }
+            defer {
+                state.current = fresh
+                state.tracker = ScopeTracker()
+                state.stamps = Self.stamps(of: fresh.manifest.files)
+                state.reloads += 1
+            }
+            return (state.current, state.tracker)
+        }
+        guard let retired else {
+            try? await fresh.shutdown()
+            return false
+        }
+        logger?.info("reload: the edited manifest is in force; the previous container shuts down when its last scope ends")
+        retired.tracker.retire { [weak self] in
+            let shutdown = Task {
+                do {
+                    try await retired.container.shutdown()
+                } catch {
+                    logger?.error("reload: shutting the previous container down: \(error)")
+                }
+            }
+            self?.state.withLock { $0.retiring.append(shutdown) }
+        }
+        return true
+    }
+
+    private static func stamps(of files: [String]) -> [String: FileStamp] {
+        var stamps: [String: FileStamp] = [:]
+        for file in files { stamps[file] = FileStamp(file) }
+        return stamps
+    }
+}

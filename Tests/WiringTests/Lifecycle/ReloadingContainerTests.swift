@@ -1,0 +1,140 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+@testable import Wiring
+
+/// A container following its manifest files as they are edited, as a development server uses it.
+@Suite("Reloading container")
+struct ReloadingContainerTests {
+    final class Greeter: Sendable {
+        let text: String
+        let closed = Atomic<Bool>(false)
+        init(text: String) { self.text = text }
+        var isClosed: Bool { closed.load(ordering: .relaxed) }
+    }
+
+    final class Request: Sendable {}
+
+    /// A folder with `services.yaml` importing `greeting.yaml`.
+    struct Files {
+        let folder: URL
+        var services: URL { folder.appendingPathComponent("services.yaml") }
+        var greeting: URL { folder.appendingPathComponent("greeting.yaml") }
+
+        init(greeting: String) throws {
+            folder = try TestSupport.temporaryFolder()
+            try write(services: """
+                wiring: 1
+                imports: [greeting.yaml]
+                services:
+                  Request: { factory: request, scope: scoped }
+                """)
+            try write(greeting: greeting)
+        }
+
+        /// Writes a file with a modification time a poll cannot mistake for the last one's.
+        func write(services text: String) throws { try write(text, to: services) }
+        func write(greeting text: String) throws {
+            try write("wiring: 1\nservices:\n  Greeter: { factory: greeter, scope: singleton, args: { text: \(text) } }\n", to: greeting)
+        }
+
+        private func write(_ text: String, to file: URL) throws {
+            let previous = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date) ?? Date()
+            try Data(text.utf8).write(to: file)
+            try FileManager.default.setAttributes([.modificationDate: previous.addingTimeInterval(2)], ofItemAtPath: file.path)
+        }
+    }
+
+    func registry() -> FactoryRegistry {
+        let registry = FactoryRegistry()
+        registry.factory("greeter") { r in Greeter(text: try r.arg("text")) }
+            .onShutdown { (greeter: Greeter) in greeter.closed.store(true, ordering: .relaxed) }
+        registry.factory("request") { _ in Request() }
+        return registry
+    }
+
+    func reloading(_ files: Files, records: LogRecords = LogRecords(), pollInterval: Duration = .seconds(60)) throws -> ReloadingContainer {
+        let logger = Logging.Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        return try ReloadingContainer(manifest: files.services.path, registry: registry(), contexts: .none,
+                                      options: .init(environment: [:], logger: logger), pollInterval: pollInterval)
+    }
+
+    @Test func anEditPutsANewContainerInForceAndTheOldShutsDownWhenItsLastScopeEnds() async throws {
+        let files = try Files(greeting: "hello")
+        let wiring = try reloading(files)
+        try await wiring.start()
+        let first = try await wiring.container.resolve(Greeter.self)
+        #expect(await wiring.reloadIfChanged() == false)
+
+        let inFlight = wiring.makeScope()
+        _ = try await inFlight.resolve(Request.self)
+        try files.write(greeting: "bonjour")
+        #expect(await wiring.reloadIfChanged())
+        #expect(wiring.reloads == 1)
+        let second = try await wiring.container.resolve(Greeter.self)
+        #expect(second.text == "bonjour")
+        // The request in flight finishes on the old container, which waits for it.
+        #expect(try await inFlight.resolve(Greeter.self) === first)
+        #expect(try await wiring.makeScope().container.resolve(Greeter.self) === second)
+        #expect(!first.isClosed && !inFlight.container.isShutDown)
+        try await inFlight.end()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !first.isClosed && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(first.isClosed)
+        #expect(inFlight.container.isShutDown)
+        #expect(!second.isClosed)
+        try await wiring.shutdown()
+        #expect(second.isClosed)
+    }
+
+    @Test func anEditWithErrorsIsLoggedAtItsPositionAndTheContainerInForceKeepsServing() async throws {
+        let files = try Files(greeting: "hello")
+        let records = LogRecords()
+        let wiring = try reloading(files, records: records)
+        try await wiring.start()
+        try files.write(services: """
+            wiring: 1
+            imports: [greeting.yaml]
+            services:
+              Request: { factory: requets, scope: scoped }
+            """)
+        #expect(await wiring.reloadIfChanged() == false)
+        #expect(try await wiring.container.resolve(Greeter.self).text == "hello")
+        let logged = try #require(records.lines.last { $0.hasPrefix("error: reload:") })
+        #expect(logged.contains("\(files.services.path):4:23: error: "), "\(logged)")
+        #expect(logged.contains("'requets'"))
+        // Not read again until the files change again; then a fixed edit goes in force.
+        #expect(await wiring.reloadIfChanged() == false)
+        try files.write(services: """
+            wiring: 1
+            imports: [greeting.yaml]
+            services:
+              Request: { factory: request, scope: scoped }
+            """)
+        try files.write(greeting: "hallo")
+        #expect(await wiring.reloadIfChanged())
+        #expect(try await wiring.container.resolve(Greeter.self).text == "hallo")
+        try await wiring.shutdown()
+    }
+
+    @Test func theWatchReloadsAnEditedImportAndShutdownStopsIt() async throws {
+        let files = try Files(greeting: "hello")
+        let records = LogRecords()
+        let wiring = try reloading(files, records: records, pollInterval: .milliseconds(20))
+        // Nothing is watched before start.
+        try files.write(greeting: "early")
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(wiring.reloads == 0)
+        try await wiring.start()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while wiring.reloads == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(try await wiring.container.resolve(Greeter.self).text == "early")
+        #expect(records.lines.contains { $0.hasPrefix("info: reload: the edited manifest is in force") })
+        try await wiring.shutdown()
+        try files.write(greeting: "late")
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(wiring.reloads == 1)
+        #expect(wiring.container.isShutDown)
+    }
+}
