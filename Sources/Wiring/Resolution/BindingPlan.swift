@@ -142,7 +142,6 @@ private struct ServiceBinder {
             }
             let made = factory(decorator.factoryKey, of: decorator)
             let written = arguments(decorator.args, at: decorator.location)
-            let args = LazyArguments(written, values: plan.argumentValues)
             guard let made else {
                 complete = false
                 continue
@@ -150,9 +149,9 @@ private struct ServiceBinder {
             var decoratorProblems: [Diagnostic] = []
             let decoded = decodedArguments(decorator.args, of: decorator.key, at: decorator.location,
                                            factoryKey: decorator.factoryKey, factory: made, problems: &decoratorProblems)
+            let args = LazyArguments(written, values: plan.argumentValues, refreshing: refreshing(written, decoded: decoded))
             steps.append(DecoratorStep(key: decorator.key, location: decorator.location,
-                                       factoryKey: decorator.factoryKey, factory: made, lazyArgs: args, decodedArguments: decoded,
-                                       refreshing: refreshing(written, decoded: decoded)))
+                                       factoryKey: decorator.factoryKey, factory: made, lazyArgs: args, decodedArguments: decoded))
         }
         let make = service.hasFactory ? factory(service.factoryKey, of: service) : .seededOnly(at: service.location)
         let args = arguments(service.args, at: service.location)
@@ -165,8 +164,8 @@ private struct ServiceBinder {
                                            factoryKey: service.factoryKey, factory: make, problems: &argumentProblems)
             let registration = Registration(
                 key: service.key, name: nil, location: service.location, factoryKey: service.factoryKey,
-                factory: make, args: LazyArguments(args, values: plan.argumentValues), decodedArguments: decoded,
-                refreshing: refreshing(args, decoded: decoded), scope: scope,
+                factory: make, args: LazyArguments(args, values: plan.argumentValues, refreshing: refreshing(args, decoded: decoded)),
+                decodedArguments: decoded, scope: scope,
                 keeping: keeping(scope, timeToLive: service.timeToLive?.value), decorators: steps, lifecycle: service.lifecycle,
                 tags: service.tags)
             checkHooks(registration)
@@ -190,8 +189,10 @@ private struct ServiceBinder {
                                            at: variant.location, factoryKey: factoryKey, factory: variantMake, problems: &inherited)
             let registration = Registration(
                 key: service.key, name: variant.name, location: variant.location, factoryKey: factoryKey,
-                factory: variantMake, args: LazyArguments(args, overriddenBy: variant.args, values: plan.argumentValues),
-                decodedArguments: decoded, refreshing: refreshing(variantArgs ?? args, decoded: decoded),
+                factory: variantMake,
+                args: LazyArguments(args, overriddenBy: variant.args, values: plan.argumentValues,
+                                    refreshing: refreshing(variantArgs ?? args, decoded: decoded)),
+                decodedArguments: decoded,
                 scope: variantScope, keeping: keeping(variantScope, timeToLive: timeToLive), decorators: steps,
                 lifecycle: variant.lifecycle.over(service.lifecycle), tags: variant.tags)
             checkHooks(registration)

@@ -11,16 +11,25 @@ import Synchronization
 /// costs no allocation of its own.
 struct LazyArguments: ~Copyable, Sendable {
     private let base: ManifestMap
-    /// A named variant's own arguments, laid over `base` key by key (boxed: most registrations
-    /// have none, and then it costs one word).
-    private let overrides: Overrides?
+    /// A named variant's own arguments, and arguments that read configuration keys (boxed:
+    /// most registrations have neither, and then they cost one word).
+    private let extras: Extras?
     /// `nil` for arguments filled in already.
     private let values: ArgumentValues?
     private let filled = AtomicLazyReference<Filled>()
 
-    private final class Overrides: Sendable {
-        let map: ManifestMap
-        init(_ map: ManifestMap) { self.map = map }
+    private final class Extras: Sendable {
+        /// A named variant's own arguments, laid over `base` key by key.
+        let overrides: ManifestMap?
+        /// When the arguments read configuration keys: the values in force, which a change
+        /// replaces (then nothing is kept in `filled`).
+        let refreshing: RefreshingArguments?
+
+        init?(overrides: ManifestMap?, refreshing: RefreshingArguments?) {
+            guard overrides != nil || refreshing != nil else { return nil }
+            self.overrides = overrides
+            self.refreshing = refreshing
+        }
     }
 
     private final class Filled: Sendable {
@@ -28,9 +37,9 @@ struct LazyArguments: ~Copyable, Sendable {
         init(_ map: ManifestMap) { self.map = map }
     }
 
-    init(_ base: ManifestMap, overriddenBy overrides: ManifestMap? = nil, values: ArgumentValues) {
+    init(_ base: ManifestMap, overriddenBy overrides: ManifestMap? = nil, values: ArgumentValues, refreshing: RefreshingArguments? = nil) {
         self.base = base
-        self.overrides = overrides.flatMap { $0.count > 0 ? Overrides($0) : nil }
+        extras = Extras(overrides: overrides.flatMap { $0.count > 0 ? $0 : nil }, refreshing: refreshing)
         self.values = values
     }
 
@@ -38,7 +47,7 @@ struct LazyArguments: ~Copyable, Sendable {
     /// registration reads its original's.
     init(filled map: ManifestMap) {
         base = map
-        overrides = nil
+        extras = nil
         values = nil
         _ = filled.storeIfNil(Filled(map))
     }
@@ -46,11 +55,15 @@ struct LazyArguments: ~Copyable, Sendable {
     /// The arguments, references filled in (once; racing threads agree on one result).
     var map: ManifestMap {
         if let filled = filled.load() { return filled.map }
+        if let refreshing = extras?.refreshing { return refreshing.map }
         guard let values else { return base }
         var map = values.fill(base)
-        if let overrides { map = map.overlaid(by: values.fill(overrides.map)) }
+        if let overrides = extras?.overrides { map = map.overlaid(by: values.fill(overrides)) }
         return filled.storeIfNil(Filled(map)).map
     }
+
+    /// The values in force, when the arguments read configuration keys.
+    var refreshing: RefreshingArguments? { extras?.refreshing }
 }
 
 /// What filling in references reads: the environment and the manifest's parameters, already

@@ -72,28 +72,27 @@ final class DecoratorStep: Sendable {
     private let lazyArgs: LazyArguments
     /// Its typed factory's arguments, decoded when the container was built.
     private let decodedArguments: DecodedArguments?
-    /// Its arguments when they read configuration keys: replaced when a key changes.
-    let refreshing: RefreshingArguments?
 
     init(key: String, location: SourceLocation, factoryKey: String,
-         factory: FactoryRegistry.Entry, lazyArgs: consuming LazyArguments, decodedArguments: DecodedArguments?,
-         refreshing: RefreshingArguments? = nil) {
+         factory: FactoryRegistry.Entry, lazyArgs: consuming LazyArguments, decodedArguments: DecodedArguments?) {
         self.key = key
         self.location = location
         self.factoryKey = factoryKey
         self.factory = factory
         self.lazyArgs = lazyArgs
         self.decodedArguments = decodedArguments
-        self.refreshing = refreshing
     }
 
     var make: @Sendable (FactoryContext) throws -> Any { factory.make }
 
     /// The decorator's static arguments, references filled in.
-    var args: ManifestMap { refreshing?.map ?? lazyArgs.map }
+    var args: ManifestMap { lazyArgs.map }
+
+    /// Its arguments when they read configuration keys: replaced when a key changes.
+    var refreshing: RefreshingArguments? { lazyArgs.refreshing }
 
     /// Its typed factory's arguments as decoded with the values in force.
-    var typedArguments: DecodedArguments? { refreshing.map(\.decoded) ?? decodedArguments }
+    var typedArguments: DecodedArguments? { lazyArgs.refreshing.map(\.decoded) ?? decodedArguments }
 }
 
 /// One buildable entry of a container's table: a service, or one named variant of it, bound to
@@ -148,20 +147,11 @@ final class Registration: Sendable {
     /// that reads `r.arg`, and for arguments whose `@Reference` fields could not be placed
     /// (decoded at each build; see ``ReferenceSlot``).
     let decodedArguments: DecodedArguments?
-    /// Its arguments when they read configuration keys: replaced when a key changes after
-    /// `start()`.
-    let refreshing: RefreshingArguments?
-    /// Whether its arguments or a decorator's read configuration keys: a change may drop its
-    /// kept instance (see ``ConfigurationWatch``).
-    let readsConfiguration: Bool
 
     init(key: String, name: String?, location: SourceLocation, factoryKey: String,
          factory: FactoryRegistry.Entry, args: consuming LazyArguments, decodedArguments: DecodedArguments?,
-         refreshing: RefreshingArguments? = nil,
          scope: Scope, keeping: Keeping, decorators: [DecoratorStep], lifecycle: Lifecycle, tags: [Located<String>]? = nil) {
         self.decodedArguments = decodedArguments
-        self.refreshing = refreshing
-        readsConfiguration = refreshing != nil || decorators.contains { $0.refreshing != nil }
         self.key = key
         self.name = name
         self.location = location
@@ -201,10 +191,19 @@ final class Registration: Sendable {
 
     /// The static arguments, references filled in on first use (with the values in force, for
     /// arguments that read configuration keys).
-    var args: ManifestMap { refreshing?.map ?? lazyArgs.map }
+    var args: ManifestMap { lazyArgs.map }
+
+    /// Its arguments when they read configuration keys (a change after `start()` replaces
+    /// them); `nil` for the others.
+    var refreshing: RefreshingArguments? { lazyArgs.refreshing }
 
     /// Its typed factory's arguments as decoded with the values in force.
-    var typedArguments: DecodedArguments? { refreshing.map(\.decoded) ?? decodedArguments }
+    var typedArguments: DecodedArguments? { lazyArgs.refreshing.map(\.decoded) ?? decodedArguments }
+
+    /// Whether its arguments or a decorator's read configuration keys: a change may drop its
+    /// kept instance (see ``ConfigurationWatch``). Not stored: asked when an instance is first
+    /// cached, and a stored flag took the registration into a larger allocation.
+    var readsConfiguration: Bool { lazyArgs.refreshing != nil || decorators.contains { $0.refreshing != nil } }
 
     var step: ResolutionError.Step { ResolutionError.Step(service: key, name: name, location: location) }
 
