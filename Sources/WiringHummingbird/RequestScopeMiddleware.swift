@@ -28,22 +28,12 @@ internal import Logging
 /// logger; the response is already on its way.
 public struct RequestScopeMiddleware<Context: WiringRequestContext>: RouterMiddleware {
     /// Where the requests' scopes come from.
-    private enum Scopes: Sendable {
-        case container(Container)
-        case reloading(ReloadingContainer)
-    }
-
-    private let scopes: Scopes
+    private let source: ContainerSource
     private let seed: (@Sendable (ContainerScope, Request, Context) throws -> Void)?
 
     /// The container whose scopes the requests get: for a ``Wiring/ReloadingContainer``, the one
     /// in force.
-    public var container: Container {
-        switch scopes {
-        case .container(let container): container
-        case .reloading(let reloading): reloading.container
-        }
-    }
+    public var container: Container { source.container }
 
     /// A middleware that gives each request a scope of `container`, seeded by `seed`.
     ///
@@ -53,7 +43,7 @@ public struct RequestScopeMiddleware<Context: WiringRequestContext>: RouterMiddl
     ///     ``Wiring/ContainerScope/seed(_:as:name:)``; a seed that throws fails the request
     ///     (its error is the handler's) and ends the scope.
     public init(container: Container, seed: (@Sendable (ContainerScope, Request, Context) throws -> Void)? = nil) {
-        scopes = .container(container)
+        source = .fixed(container)
         self.seed = seed
     }
 
@@ -61,17 +51,14 @@ public struct RequestScopeMiddleware<Context: WiringRequestContext>: RouterMiddl
     /// when the request arrives, seeded by `seed`: after an edit of the manifest, new requests
     /// get the new container while those in flight finish on the old one.
     public init(reloading: ReloadingContainer, seed: (@Sendable (ContainerScope, Request, Context) throws -> Void)? = nil) {
-        scopes = .reloading(reloading)
+        source = .reloading(reloading)
         self.seed = seed
     }
 
     /// Runs `next` with the request's scope in its context, and ends the scope as the type's
     /// documentation says.
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let scope = switch scopes {
-        case .container(let container): container.makeScope()
-        case .reloading(let reloading): reloading.makeScope()
-        }
+        let scope = source.makeScope()
         let logger = context.logger
         var context = context
         context.scope = scope

@@ -22,32 +22,22 @@ public import Wiring
 /// Starting the container before the group, as above, is the usual way; `run()` starts it
 /// too (`start()` does nothing the second time), for apps with nothing that needs it first.
 public struct ContainerService: Service {
-    private enum Managed: Sendable {
-        case container(Container)
-        case reloading(ReloadingContainer)
-    }
-
-    private let managed: Managed
+    private let source: ContainerSource
 
     /// The container the service starts and shuts down: for a ``Wiring/ReloadingContainer``,
     /// the one in force.
-    public var container: Container {
-        switch managed {
-        case .container(let container): container
-        case .reloading(let reloading): reloading.container
-        }
-    }
+    public var container: Container { source.container }
 
     /// A service for `container`.
     public init(_ container: Container) {
-        managed = .container(container)
+        source = .fixed(container)
     }
 
     /// A service for a container that follows its manifest's edits: it starts it (and its
     /// watch of the files), and at graceful shutdown stops the watch and shuts down the
     /// container in force and those a reload retired.
     public init(_ reloading: ReloadingContainer) {
-        managed = .reloading(reloading)
+        source = .reloading(reloading)
     }
 
     /// Starts the container, waits for graceful shutdown or cancellation, then shuts the
@@ -55,15 +45,9 @@ public struct ContainerService: Service {
     ///
     /// - Throws: What ``Wiring/Container/start()`` throws, or a ``Wiring/ShutdownError``.
     public func run() async throws {
-        switch managed {
-        case .container(let container): try await container.start()
-        case .reloading(let reloading): try await reloading.start()
-        }
+        try await source.start()
         // Throws `CancellationError` when the group cancels the service: shut down all the same.
         try? await gracefulShutdown()
-        switch managed {
-        case .container(let container): try await container.shutdown()
-        case .reloading(let reloading): try await reloading.shutdown()
-        }
+        try await source.shutdown()
     }
 }

@@ -12,11 +12,12 @@ extension Application {
         public let application: Application
 
         struct Key: StorageKey {
-            typealias Value = Container
+            typealias Value = ContainerSource
         }
 
-        /// The container ``use(_:seed:)`` gave the application, or `nil` before it.
-        public var container: Container? { application.storage[Key.self] }
+        /// The container ``use(_:seed:)`` gave the application (for
+        /// ``use(reloading:seed:)``, the one in force), or `nil` before it.
+        public var container: Container? { application.storage[Key.self]?.container }
 
         /// Makes `container` the application's, in one line:
         /// - it starts when the application boots (its `eager` services are built before the
@@ -42,14 +43,29 @@ extension Application {
         ///   - seed: Gives each request's scope what only the request knows (its id, its
         ///     logger, the authenticated user); a seed that throws fails the request.
         public func use(_ container: Container, seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
+            use(.fixed(container), lifecycle: ContainerLifecycle(container: container),
+                middleware: RequestScopeMiddleware(container: container, seed: seed))
+        }
+
+        /// ``use(_:seed:)`` for development: the application's container follows the edits of
+        /// its manifest (``Wiring/ReloadingContainer``). Each request gets a scope of the
+        /// container in force when it arrives; requests in flight finish on the one they
+        /// started on, which shuts down after them. The watch of the files starts when the
+        /// application boots and stops when it shuts down.
+        public func use(reloading: ReloadingContainer, seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
+            use(.reloading(reloading), lifecycle: ContainerLifecycle(reloading: reloading),
+                middleware: RequestScopeMiddleware(reloading: reloading, seed: seed))
+        }
+
+        private func use(_ source: ContainerSource, lifecycle: ContainerLifecycle, middleware: RequestScopeMiddleware) {
             if let existing = application.storage[Key.self] {
                 application.logger.warning("app.wiring.use was called again: the application keeps its first container",
-                                           metadata: ["kept": "\(ObjectIdentifier(existing))"])
+                                           metadata: ["kept": "\(ObjectIdentifier(existing.container))"])
                 return
             }
-            application.storage[Key.self] = container
-            application.lifecycle.use(ContainerLifecycle(container: container))
-            application.middleware.use(RequestScopeMiddleware(container: container, seed: seed))
+            application.storage[Key.self] = source
+            application.lifecycle.use(lifecycle)
+            application.middleware.use(middleware)
         }
     }
 }

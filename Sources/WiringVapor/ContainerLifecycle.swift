@@ -12,13 +12,22 @@ public import Wiring
 /// accepting and finishes the requests in flight, within the server's `shutdownTimeout`),
 /// then the container. Vapor's own shutdown of the server then finds it stopped.
 public struct ContainerLifecycle: LifecycleHandler {
-    /// The container this handler starts and shuts down.
-    public let container: Container
+    private let source: ContainerSource
+
+    /// The container this handler starts and shuts down: for a ``Wiring/ReloadingContainer``,
+    /// the one in force.
+    public var container: Container { source.container }
 
     /// A handler for `container`; register it with `app.lifecycle.use(_:)`, or let
     /// `app.wiring.use(_:)` do it.
     public init(container: Container) {
-        self.container = container
+        source = .fixed(container)
+    }
+
+    /// A handler for a container that follows its manifest's edits: it starts it (and its
+    /// watch of the files) and shuts down the container in force and those a reload retired.
+    public init(reloading: ReloadingContainer) {
+        source = .reloading(reloading)
     }
 
     /// Vapor's synchronous boot (`boot()`, `run()`) cannot start an asynchronous container.
@@ -30,7 +39,7 @@ public struct ContainerLifecycle: LifecycleHandler {
 
     /// Starts the container: its `eager` services are built before the server listens.
     public func willBootAsync(_ application: Application) async throws {
-        try await container.start()
+        try await source.start()
     }
 
     /// Vapor's synchronous shutdown cannot wait for the container's hooks: logs that they did
@@ -44,7 +53,7 @@ public struct ContainerLifecycle: LifecycleHandler {
     public func shutdownAsync(_ application: Application) async {
         await application.server.shutdown()
         do {
-            try await container.shutdown()
+            try await source.shutdown()
         } catch {
             application.logger.error("shutting down the container: \(error)")
         }

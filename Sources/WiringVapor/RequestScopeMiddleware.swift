@@ -24,9 +24,12 @@ public import Wiring
 /// A failure to end the scope (a shutdown hook that throws) is logged with the request's
 /// logger; the response is already on its way.
 public struct RequestScopeMiddleware: AsyncMiddleware {
-    /// The container whose scopes the requests get.
-    public let container: Container
+    private let source: ContainerSource
     private let seed: (@Sendable (ContainerScope, Request) throws -> Void)?
+
+    /// The container whose scopes the requests get: for a ``Wiring/ReloadingContainer``, the one
+    /// in force.
+    public var container: Container { source.container }
 
     /// A middleware that gives each request a scope of `container`, seeded by `seed`.
     ///
@@ -36,14 +39,22 @@ public struct RequestScopeMiddleware: AsyncMiddleware {
     ///     ``Wiring/ContainerScope/seed(_:as:name:)``; a seed that throws fails the request
     ///     and ends the scope.
     public init(container: Container, seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
-        self.container = container
+        source = .fixed(container)
+        self.seed = seed
+    }
+
+    /// A middleware that gives each request a scope of the container `reloading` has in force
+    /// when the request arrives, seeded by `seed`: after an edit of the manifest, new requests
+    /// get the new container while those in flight finish on the old one.
+    public init(reloading: ReloadingContainer, seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
+        source = .reloading(reloading)
         self.seed = seed
     }
 
     /// Runs `next` with the request's scope in the request's storage, and ends the scope as
     /// the type's documentation says.
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let scope = RequestScope(container.makeScope())
+        let scope = RequestScope(source.makeScope())
         request.storage[RequestScope.Key.self] = scope
         let response: Response
         do {

@@ -120,6 +120,29 @@ struct WiringVaporTests {
 
     /// Serves `app` on an ephemeral port of 127.0.0.1 (booting it first when `booting`), runs
     /// `body` with the port, and shuts the application down.
+    @Test func aReloadingContainerGivesTheNextRequestTheEditedManifest() async throws {
+        let config = try EditedConfig(replacing: "NOTES_ADMIN_TOKEN:-dev-token", with: "NOTES_ADMIN_TOKEN:-dev-token")
+        let wiring = try ReloadingContainer(manifest: config.services.path, registry: Notes.registry(), contexts: .explicit("test"),
+                                            options: .init(environment: ["http.port": "0"]), pollInterval: .milliseconds(20))
+        let app = try await Application.make(.testing)
+        app.wiring.use(reloading: wiring) { scope, req in try scope.seed(RequestLog(requestID: req.id, logger: req.logger)) }
+        app.get("token") { req async throws -> String in
+            try await req.resolve(AdminToken.self).allows("Bearer edited") ? "edited" : "original"
+        }
+        let first = wiring.container
+        try await serve(app, booting: true) { port in
+            #expect(try await get(port, "/token").1 == "original")
+            // Booting started the watch of the files.
+            try config.edit(replacing: "NOTES_ADMIN_TOKEN:-dev-token", with: "NOTES_ADMIN_TOKEN:-edited")
+            let deadline = ContinuousClock.now + .seconds(10)
+            while wiring.reloads == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(try await get(port, "/token").1 == "edited")
+            #expect(app.wiring.container === wiring.container)
+            #expect(wiring.container !== first)
+        }
+        #expect(first.isShutDown && wiring.container.isShutDown)
+    }
+
     private func serve(_ app: Application, booting: Bool = false, _ body: (Int) async throws -> Void) async throws {
         app.http.server.configuration.hostname = "127.0.0.1"
         app.http.server.configuration.port = 0
