@@ -112,7 +112,7 @@ public final class Container: Sendable {
     /// Whether the child has more replacements than are scanned: its lineage's table has them.
     let hasTableOfSubstitutes: Bool
     /// With a configuration source whose keys arguments read: what a started container does
-    /// when their values change. `nil` for a child, which keeps the values it was made with.
+    /// when their values change. `nil` for a child, whose kept instances a change does not drop.
     let configurationWatch: ConfigurationWatch?
 
     struct TypeCache {

@@ -236,6 +236,24 @@ struct RefreshTests {
         try await container.shutdown()
     }
 
+    @Test func aChildKeepsWhatItBuiltAndBuildsWithTheValuesInForce() async throws {
+        let source = MutableSource(["pool.size": .int(4)])
+        let container = try await started("""
+            wiring: 1
+            services:
+              Pool: { factory: pool, scope: cached, args: { size: "${pool.size}" } }
+              Fresh: { factory: pool, scope: unique, implements: [], args: { size: "${pool.size}" } }
+            """, source)
+        let child = try container.child { _ in }
+        let kept = try await child.resolve(Pool.self)
+        source.set("pool.size", .int(9))
+        try await source.settle()
+        #expect(try await container.resolve(Pool.self).size == 9)
+        #expect(try await child.resolve(Pool.self) === kept)
+        #expect(try await (child.resolve(key: "Fresh") as? Pool)?.size == 9)
+        try await container.shutdown()
+    }
+
     @Test func onlyAStartedContainerWatchesAndShutdownStopsWatching() async throws {
         let source = MutableSource(["pool.size": .int(4)])
         let container = try await started("""
