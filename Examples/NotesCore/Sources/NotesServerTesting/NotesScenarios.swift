@@ -228,6 +228,41 @@ public enum NotesScenarios {
         let saved = try String(contentsOf: notes.appendingPathComponent("notes.json"), encoding: .utf8)
         #expect(saved.contains("before SIGTERM"))
     }
+
+    /// In development the server follows edits of its manifests: the next request gets a
+    /// container built from the edited files, and an edit with errors is logged at its line
+    /// while the server keeps serving.
+    public static func inDevelopmentAnEditOfTheManifestsAppliesToTheNextRequest(executable: String) async throws {
+        let folder = try FileManager.default.temporaryFolder("notes-reload")
+        let config = try EditedConfig(replacing: "NOTES_ADMIN_TOKEN:-dev-token", with: "NOTES_ADMIN_TOKEN:-dev-token")
+        let server = try ServerProcess.start(executable, environment: [
+            "NOTES_DIR": folder.path, "NOTES_CONFIG": config.folder.path, "NOTES_RELOAD_POLL_MS": "50",
+        ])
+        let port = try server.waitForPort()
+        func delete(token: String) async throws -> Int {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/notes/99")!)
+            request.httpMethod = "DELETE"
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            let (_, response) = try await URLSession.shared.data(for: request)
+            return try #require(response as? HTTPURLResponse).statusCode
+        }
+        #expect(try await delete(token: "edited-token") == 401)
+
+        try config.edit(replacing: "NOTES_ADMIN_TOKEN:-dev-token", with: "NOTES_ADMIN_TOKEN:-edited-token")
+        #expect(try await server.waitForStandardError(containing: "reload: the edited manifest is in force"), "\(server.output.stderr)")
+        // The token is accepted (no note 99: 404, not 401).
+        #expect(try await delete(token: "edited-token") == 404)
+
+        try config.edit(replacing: "factory: request-counter", with: "factory: request-countr")
+        #expect(try await server.waitForStandardError(containing: "reload: the edited manifest has errors"), "\(server.output.stderr)")
+        #expect(server.output.stderr.contains("\(config.services.path):"), "\(server.output.stderr)")
+        #expect(server.output.stderr.contains("did you mean 'request-counter'"))
+        #expect(try await delete(token: "edited-token") == 404)
+
+        server.process.terminate()  // SIGTERM
+        let (status, output) = server.wait()
+        #expect(status == 0, "\(output.stderr)")
+    }
 }
 
 /// The scenarios of ``NotesScenarios`` run against a server in process, as the arguments of

@@ -6,11 +6,11 @@ import NotesServerVaporApp
 // SIGINT (Vapor's `serve` command), then drains the requests in flight and shuts the
 // container down.
 do {
-    let (container, settings) = try await Notes.launchContainer(environment: ProcessInfo.processInfo.environment)
-    // The settings file, when NOTES_SETTINGS names one, is watched while the server runs.
+    // In development, the manifests are watched while the server runs (as is the settings
+    // file, when NOTES_SETTINGS names one).
+    let (app, settings) = try await NotesVaporApp.launch(environment: ProcessInfo.processInfo.environment)
     let watching = Task { try await settings.file?.run() }
     defer { watching.cancel() }
-    let app = try await NotesVaporApp.makeApplication(container: container)
     do {
         try await app.execute()
     } catch {

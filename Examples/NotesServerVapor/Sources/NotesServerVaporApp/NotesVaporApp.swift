@@ -15,13 +15,37 @@ public enum NotesVaporApp {
     /// - Throws: What resolving the server's settings throws, or a `ResolutionError` when the
     ///   manifest does not let a request's `RequestLog` be seeded.
     public static func makeApplication(container: Container) async throws -> Application {
+        try await makeApplication(first: container) { app in app.wiring.use(container, seed: seedRequestLog) }
+    }
+
+    /// ``makeApplication(container:)`` for the `development` context: each request gets a scope
+    /// of the container `reloading` has in force, so that an edit of the manifests applies to
+    /// the next request, without a restart.
+    public static func makeApplication(reloading: ReloadingContainer) async throws -> Application {
+        try await makeApplication(first: reloading.container) { app in app.wiring.use(reloading: reloading, seed: seedRequestLog) }
+    }
+
+    /// The application the `notes-server-vapor` executable serves, and its settings (whose
+    /// file it watches): in the `development` context, over a ``Wiring/ReloadingContainer``.
+    public static func launch(environment: [String: String]) async throws -> (app: Application, settings: NotesSettings) {
+        if Notes.isDevelopment(environment: environment) {
+            let (wiring, settings) = try await Notes.launchReloading(environment: environment)
+            return (try await makeApplication(reloading: wiring), settings)
+        }
+        let (container, settings) = try await Notes.launchContainer(environment: environment)
+        return (try await makeApplication(container: container), settings)
+    }
+
+    /// The application around `container` (the first, for a reloading one), its container
+    /// given to it by `wire`.
+    private static func makeApplication(first container: Container, wire: (Application) -> Void) async throws -> Application {
         let logger = try await container.resolve(Logger.self)
         // Vapor reads its command line for its own commands; the notes server has none (its
         // context comes from the environment or `--wiring-context`), so Vapor sees only the
         // program's name and serves.
         let app = try await Application.make(Environment(name: "production", arguments: [CommandLine.arguments[0]]), logger: logger)
         do {
-            try await configure(app, container: container)
+            try await configure(app, container: container, wire: wire)
         } catch {
             try await app.asyncShutdown()
             throw error
@@ -29,17 +53,21 @@ public enum NotesVaporApp {
         return app
     }
 
-    static func configure(_ app: Application, container: Container) async throws {
+    static func configure(_ app: Application, container: Container, wire: (Application) -> Void) async throws {
         let settings = try await container.resolve(ServerSettings.self)
         app.http.server.configuration.hostname = settings.host
         app.http.server.configuration.port = settings.port
         app.http.server.configuration.serverName = "NotesServerVapor"
         try await Notes.checkSeeding(in: container, logger: app.logger)
         app.middleware.use(RequestCountingMiddleware(counter: try await container.resolve(RequestCounter.self)))
-        app.wiring.use(container) { scope, req in
-            try scope.seed(RequestLog(requestID: req.id, logger: req.logger))
-        }
-        Routes.add(to: app, container: container)
+        wire(app)
+        Routes.add(to: app)
+    }
+
+    /// Seeds each request's scope with its ``RequestLog`` (the request id and Vapor's logger for it).
+    @Sendable
+    static func seedRequestLog(_ scope: ContainerScope, _ req: Request) throws {
+        try scope.seed(RequestLog(requestID: req.id, logger: req.logger))
     }
 }
 

@@ -7,7 +7,7 @@ import WiringVapor
 /// The JSON API, as NotesServer serves it: each route resolves what it needs from the
 /// request's scope.
 enum Routes {
-    static func add(to app: Application, container: Container) {
+    static func add(to app: Application) {
         app.get("notes") { req async throws -> [Note] in
             try await req.resolve(NoteQueries.self).all()
         }
@@ -41,7 +41,8 @@ enum Routes {
             return .noContent
         }
         app.get("health") { req async throws -> Response in
-            let report = try await Notes.health(in: container)
+            // The request's container: after a reload of the manifests, the new one.
+            let report = try await Notes.health(in: req.scope.container)
             let response = Response(status: report.healthy ? .ok : .serviceUnavailable)
             try response.content.encode(report)
             return response

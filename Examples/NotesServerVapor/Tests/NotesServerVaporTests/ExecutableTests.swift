@@ -11,4 +11,8 @@ struct ExecutableTests {
     @Test func sigtermDrainsThenShutsTheContainerDownInReverseOrderAndExits0() async throws {
         try await NotesScenarios.sigtermDrainsThenShutsTheContainerDownInReverseOrderAndExits0(executable: "notes-server-vapor")
     }
+
+    @Test func inDevelopmentAnEditOfTheManifestsAppliesToTheNextRequest() async throws {
+        try await NotesScenarios.inDevelopmentAnEditOfTheManifestsAppliesToTheNextRequest(executable: "notes-server-vapor")
+    }
 }
