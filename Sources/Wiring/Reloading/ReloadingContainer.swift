@@ -159,14 +159,16 @@ public final class ReloadingContainer: Sendable {
         let logger = options.logger
         var loader = ManifestLoader(environment: options.environment)
         loader.configuration = options.configuration
-        let validation = loader.finishCheck(loader.read(path), eachContext: false)
+        let read = loader.read(path)
+        let validation = loader.finishCheck(read, eachContext: false)
         let fresh: Container
         do throws(ManifestError) {
             guard let manifest = validation.manifest else { throw ManifestError(validation.diagnostics) }
             fresh = try Container(manifest: manifest, registry: registry, contexts: contexts, options: options)
         } catch {
-            // Not read again until a file changes again.
-            let files = Set(validation.manifest?.files ?? []).union(container.manifest.files)
+            // Not read again until a file changes again: one of those in force, or one the
+            // edit brought in (a new import with a mistake, fixed next).
+            let files = Set(read.manifest.files).union(container.manifest.files)
             state.withLock { $0.stamps = Self.stamps(of: Array(files)) }
             let listed = error.errors.map { $0.formatted() }.joined(separator: "\n")
             logger?.error("reload: the edited manifest has errors; the container in force keeps serving\n\(listed)")

@@ -118,6 +118,28 @@ struct ReloadingContainerTests {
         try await wiring.shutdown()
     }
 
+    @Test func aNewImportWithAMistakeIsWatchedUntilItIsFixed() async throws {
+        let files = try Files(greeting: "hello")
+        let wiring = try reloading(files)
+        try await wiring.start()
+        let extra = files.folder.appendingPathComponent("extra.yaml")
+        try Data("wiring: 1\nservices:\n  Extra: { factory: greeter, scope: singleton, args: { txt: 1 } \n".utf8).write(to: extra)
+        try files.write(services: """
+            wiring: 1
+            imports: [greeting.yaml, extra.yaml]
+            services:
+              Request: { factory: request, scope: scoped }
+            """)
+        #expect(await wiring.reloadIfChanged() == false)
+        // Only the new file is fixed: the edit is seen there.
+        try Data("wiring: 1\nservices:\n  Extra: { factory: greeter, scope: singleton, implements: [], args: { text: extra } }\n".utf8)
+            .write(to: extra)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: extra.path)
+        #expect(await wiring.reloadIfChanged())
+        #expect(try await (wiring.container.resolve(key: "Extra") as? Greeter)?.text == "extra")
+        try await wiring.shutdown()
+    }
+
     @Test func theWatchReloadsAnEditedImportAndShutdownStopsIt() async throws {
         let files = try Files(greeting: "hello")
         let records = LogRecords()
