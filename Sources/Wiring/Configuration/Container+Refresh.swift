@@ -25,7 +25,6 @@ extension Container {
                 } catch where !Task.isCancelled {
                     logger?.error("refresh: the configuration source stopped reporting changes: \(error)")
                 } catch {}
-                _ = self
             }
         }
     }
