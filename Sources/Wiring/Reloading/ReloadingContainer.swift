@@ -38,8 +38,8 @@ public final class ReloadingContainer: Sendable {
     private struct State {
         var current: Container
         var tracker = ScopeTracker()
-        /// What each file of the manifest in force looked like when it was read.
-        var stamps: [String: FileStamp]
+        /// The files watched, each with what it looked like when it was read (`nil`: missing).
+        var stamps: [String: FileStamp?]
         var watch: Task<Void, Never>?
         /// The shutdowns of retired containers under way.
         var retiring: [Task<Void, Never>] = []
@@ -138,9 +138,8 @@ public final class ReloadingContainer: Sendable {
     /// container was put in force. What the watch does at each poll.
     @discardableResult
     public func reloadIfChanged() async -> Bool {
-        let (files, stamps) = state.withLock { ($0.current.manifest.files, $0.stamps) }
-        let now = Self.stamps(of: files)
-        guard now != stamps else { return false }
+        let stamps = state.withLock { $0.stamps }
+        guard Self.stamps(of: Array(stamps.keys)) != stamps else { return false }
         return await reload()
     }
 
@@ -157,19 +156,18 @@ public final class ReloadingContainer: Sendable {
         guard claimed else { return false }
         defer { state.withLock { $0.isReloading = false } }
         let logger = options.logger
-        var loader = ManifestLoader(environment: options.environment)
-        loader.configuration = options.configuration
-        let read = loader.read(path)
-        let validation = loader.finishCheck(read, eachContext: false)
+        // Stamped before they are read: an edit made while they are read is seen at the next
+        // poll. The files the manifest in force reads, then any the edit brought in (a new
+        // import with a mistake, fixed next), so that the next edit of any of them is seen.
+        let before = Self.stamps(of: container.manifest.files)
+        let (validation, files) = Container.load(manifest: path, options: options)
+        let stamps = before.merging(Self.stamps(of: files.filter { !before.keys.contains($0) })) { earlier, _ in earlier }
         let fresh: Container
         do throws(ManifestError) {
             guard let manifest = validation.manifest else { throw ManifestError(validation.diagnostics) }
             fresh = try Container(manifest: manifest, registry: registry, contexts: contexts, options: options)
         } catch {
-            // Not read again until a file changes again: one of those in force, or one the
-            // edit brought in (a new import with a mistake, fixed next).
-            let files = Set(read.manifest.files).union(container.manifest.files)
-            state.withLock { $0.stamps = Self.stamps(of: Array(files)) }
+            state.withLock { $0.stamps = stamps }
             let listed = error.errors.map { $0.formatted() }.joined(separator: "\n")
             logger?.error("reload: the edited manifest has errors; the container in force keeps serving\n\(listed)")
             return false
@@ -177,7 +175,7 @@ public final class ReloadingContainer: Sendable {
         do {
             try await fresh.start()
         } catch {
-            state.withLock { $0.stamps = Self.stamps(of: fresh.manifest.files) }
+            state.withLock { $0.stamps = stamps }
             logger?.error("reload: the new container did not start; the container in force keeps serving: \(error)")
             try? await fresh.shutdown()
             return false
@@ -187,7 +185,7 @@ public final class ReloadingContainer: Sendable {
             defer {
                 state.current = fresh
                 state.tracker = ScopeTracker()
-                state.stamps = Self.stamps(of: fresh.manifest.files)
+                state.stamps = stamps
                 state.reloads += 1
             }
             return (state.current, state.tracker)
@@ -210,9 +208,9 @@ public final class ReloadingContainer: Sendable {
         return true
     }
 
-    private static func stamps(of files: [String]) -> [String: FileStamp] {
-        var stamps: [String: FileStamp] = [:]
-        for file in files { stamps[file] = FileStamp(file) }
+    private static func stamps(of files: [String]) -> [String: FileStamp?] {
+        var stamps: [String: FileStamp?] = [:]
+        for file in files { stamps.updateValue(FileStamp(file), forKey: file) }
         return stamps
     }
 }

@@ -134,11 +134,18 @@ public final class Container: Sendable {
         manifest path: String, registry: FactoryRegistry, contexts: ContextSelection = .launch(),
         options: Options = Options()
     ) throws(ManifestError) {
-        var loader = ManifestLoader(environment: options.environment)
-        loader.configuration = options.configuration
-        let validation = loader.finishCheck(loader.read(path), eachContext: false)
+        let validation = Self.load(manifest: path, options: options).validation
         guard let manifest = validation.manifest else { throw ManifestError(validation.diagnostics) }
         try self.init(manifest: manifest, registry: registry, contexts: contexts, options: options)
+    }
+
+    /// Loads and checks the manifest at `path` as a container built with `options` does: its
+    /// validation, and the files read (the root and its imports, also when it has errors).
+    static func load(manifest path: String, options: Options) -> (validation: ManifestValidation, files: [String]) {
+        var loader = ManifestLoader(environment: options.environment)
+        loader.configuration = options.configuration
+        let read = loader.read(path)
+        return (loader.finishCheck(read, eachContext: false), read.manifest.files)
     }
 
     /// A manifest bound to a registry with its contexts applied: what a container is made of.

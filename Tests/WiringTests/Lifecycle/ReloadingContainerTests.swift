@@ -120,7 +120,8 @@ struct ReloadingContainerTests {
 
     @Test func aNewImportWithAMistakeIsWatchedUntilItIsFixed() async throws {
         let files = try Files(greeting: "hello")
-        let wiring = try reloading(files)
+        let records = LogRecords()
+        let wiring = try reloading(files, records: records)
         try await wiring.start()
         let extra = files.folder.appendingPathComponent("extra.yaml")
         try Data("wiring: 1\nservices:\n  Extra: { factory: greeter, scope: singleton, args: { txt: 1 } \n".utf8).write(to: extra)
@@ -131,6 +132,9 @@ struct ReloadingContainerTests {
               Request: { factory: request, scope: scoped }
             """)
         #expect(await wiring.reloadIfChanged() == false)
+        // Read once: until a watched file changes again, a poll reads nothing.
+        #expect(await wiring.reloadIfChanged() == false)
+        #expect(records.lines.filter { $0.hasPrefix("error: reload:") }.count == 1)
         // Only the new file is fixed: the edit is seen there.
         try Data("wiring: 1\nservices:\n  Extra: { factory: greeter, scope: singleton, implements: [], args: { text: extra } }\n".utf8)
             .write(to: extra)
