@@ -41,9 +41,7 @@ extension Container {
         // (a level it sets, a connection it opens) take the new value now, not at a resolve.
         for registration in dropped where registration.isEager && !isShutDown {
             do {
-                _ = try await withTopState(scope: nil) { top in
-                    try await instanceAsync(of: registration, arguments: .none, from: top)
-                }
+                try await build(eager: registration)
             } catch {
                 logger?.error("refresh: eager service \(registration.step) could not be built again: \(error)")
             }

@@ -44,11 +44,7 @@ extension Container {
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for registration in eager {
-                    group.addTask {
-                        _ = try await self.withTopState(scope: nil) { top in
-                            try await self.instanceAsync(of: registration, arguments: .none, from: top)
-                        }
-                    }
+                    group.addTask { try await self.build(eager: registration) }
                 }
                 for try await _ in group {}
             }
@@ -59,6 +55,14 @@ extension Container {
             reset()
             life.lifecycle.withLock { $0.start = nil }
             throw error
+        }
+    }
+
+    /// Builds the `eager` `registration`, awaiting it, in a resolution of its own: what `start()`
+    /// does for each, and a refresh for one whose kept instance it dropped.
+    func build(eager registration: Registration) async throws {
+        _ = try await withTopState(scope: nil) { top in
+            try await instanceAsync(of: registration, arguments: .none, from: top)
         }
     }
 
