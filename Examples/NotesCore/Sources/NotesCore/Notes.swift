@@ -38,9 +38,8 @@ public enum Notes {
     /// printed. The container logs its start, refreshes and shutdown at info level.
     public static func launchContainer(environment: [String: String]) async throws -> (container: Container, settings: NotesSettings) {
         let settings = try await NotesSettings.load(environment: environment)
-        let container = try makeContainer(
-            config: environment["NOTES_CONFIG"] ?? defaultConfig, contexts: contexts(environment: environment), environment: environment,
-            settings: settings, logger: Logger(label: "wiring"))
+        let container = try Container(manifest: launchManifest(environment), registry: registry(), contexts: contexts(environment: environment),
+                                      options: launchOptions(environment: environment, settings: settings))
         FileHandle.standardOutput.write(Data((container.contextSummary + "\n").utf8))
         return (container, settings)
     }
@@ -53,17 +52,25 @@ public enum Notes {
 
     /// ``launchContainer(environment:)`` for development: a container that follows edits of
     /// the manifests once started, checking them every `NOTES_RELOAD_POLL_MS` milliseconds
-    /// (500 by default).
+    /// (500 by default); it logs each reload too.
     public static func launchReloading(environment: [String: String]) async throws -> (wiring: ReloadingContainer, settings: NotesSettings) {
         let settings = try await NotesSettings.load(environment: environment)
         let poll = environment["NOTES_RELOAD_POLL_MS"].flatMap(Int.init).map { Duration.milliseconds($0) } ?? .milliseconds(500)
-        let wiring = try ReloadingContainer(
-            manifest: (environment["NOTES_CONFIG"] ?? defaultConfig) + "/services.yaml", registry: registry(),
-            contexts: contexts(environment: environment),
-            options: .init(environment: environment, logger: Logger(label: "wiring"), configuration: ConfigReaderSource(settings.reader)),
-            pollInterval: poll)
+        let wiring = try ReloadingContainer(manifest: launchManifest(environment), registry: registry(),
+                                            contexts: contexts(environment: environment),
+                                            options: launchOptions(environment: environment, settings: settings), pollInterval: poll)
         FileHandle.standardOutput.write(Data((wiring.container.contextSummary + " (reloading on edits)\n").utf8))
         return (wiring, settings)
+    }
+
+    /// The root manifest an executable reads: in the folder `NOTES_CONFIG` names, or ``defaultConfig``.
+    private static func launchManifest(_ environment: [String: String]) -> String {
+        (environment["NOTES_CONFIG"] ?? defaultConfig) + "/services.yaml"
+    }
+
+    /// What an executable's containers read `${…}` through (`settings`' reader) and log with.
+    private static func launchOptions(environment: [String: String], settings: NotesSettings) -> Container.Options {
+        Container.Options(environment: environment, logger: Logger(label: "wiring"), configuration: ConfigReaderSource(settings.reader))
     }
 
     /// Ends a server's executable that could not start: a manifest's errors each at its
