@@ -23,11 +23,18 @@ public final class ContainerScope: Sendable {
     /// that a container a reload replaced shuts down when its last scope ends.
     private let tracker: ScopeTracker?
 
-    init(container: Container, tracker: ScopeTracker? = nil) {
+    init(container: Container) {
+        self.container = container
+        slots = SlotTable(count: container.scopedCount)
+        tracker = nil
+    }
+
+    /// A scope of a ``ReloadingContainer``'s container, already counted open by `tracker`
+    /// (under the lock that decides which container is in force).
+    init(container: Container, countedBy tracker: ScopeTracker) {
         self.container = container
         slots = SlotTable(count: container.scopedCount)
         self.tracker = tracker
-        tracker?.opened()
     }
 
     /// The slot, in this scope, of the `scoped` registration at `place`. Once the scope has

@@ -41,8 +41,10 @@ public final class ReloadingContainer: Sendable {
         /// The files watched, each with what it looked like when it was read (`nil`: missing).
         var stamps: [String: FileStamp?]
         var watch: Task<Void, Never>?
-        /// The shutdowns of retired containers under way.
-        var retiring: [Task<Void, Never>] = []
+        /// Retired containers not shut down yet, by the number of the reload that retired
+        /// them: each waits for its last scope to end, shuts down, then removes itself, so
+        /// that ``shutdown()`` can wait for all and the table does not grow with reloads.
+        var retiring: [Int: Task<Void, Never>] = [:]
         var reloads = 0
         var isShutDown = false
         /// Set while a reload runs: one at a time.
@@ -94,8 +96,14 @@ public final class ReloadingContainer: Sendable {
     /// A new scope of the container in force; it stays that container's until it ends, even
     /// when a reload puts a new container in force meanwhile.
     public func makeScope() -> ContainerScope {
-        let (container, tracker) = state.withLock { ($0.current, $0.tracker) }
-        return ContainerScope(container: container, tracker: tracker)
+        // Counted under the same lock a reload swaps the container under: a scope of the
+        // container in force is open before that container can be retired, so it is never
+        // handed out already shutting down.
+        let (container, tracker) = state.withLock { state in
+            state.tracker.opened()
+            return (state.current, state.tracker)
+        }
+        return ContainerScope(container: container, countedBy: tracker)
     }
 
     /// Runs `body` with a new scope (``makeScope()``), then ends it, as
@@ -119,10 +127,13 @@ public final class ReloadingContainer: Sendable {
         }
     }
 
-    /// Stops watching, shuts the container in force down, and waits for the containers
-    /// reloads retired to finish shutting down.
+    /// Stops watching, shuts the container in force down, and waits for every container
+    /// reloads retired to shut down: those with scopes still open shut down when their last
+    /// scope ends, so this returns once the requests in flight finished (and the hooks ran or
+    /// their timeouts passed).
     ///
-    /// - Throws: ``ShutdownError`` with the hooks of the container in force that failed.
+    /// - Throws: ``ShutdownError`` with the hooks of the container in force that failed (those
+    ///   of retired containers are logged, as they fail where no caller waits).
     public func shutdown() async throws {
         let (watch, current) = state.withLock { state in
             state.isShutDown = true
@@ -130,9 +141,22 @@ public final class ReloadingContainer: Sendable {
         }
         watch?.cancel()
         await watch?.value
-        try await current.shutdown()
-        for retiring in state.withLock({ $0.retiring }) { await retiring.value }
+        do {
+            try await current.shutdown()
+        } catch {
+            await waitForRetired()
+            throw error
+        }
+        await waitForRetired()
     }
+
+    /// Waits until every retired container has shut down (each removes itself when done).
+    private func waitForRetired() async {
+        while let next = state.withLock({ $0.retiring.first?.value }) { await next.value }
+    }
+
+    /// How many retired containers are still waiting for their scopes or shutting down.
+    var retiringCount: Int { state.withLock { $0.retiring.count } }
 
     /// Reloads now if a file of the manifest in force changed since it was read; whether a new
     /// container was put in force. What the watch does at each poll.
@@ -177,7 +201,7 @@ public final class ReloadingContainer: Sendable {
         } catch {
             state.withLock { $0.stamps = stamps }
             logger?.error("reload: the new container did not start; the container in force keeps serving: \(error)")
-            try? await fresh.shutdown()
+            await Self.shutDown(fresh, logger: logger, what: "the container that did not start")
             return false
         }
         let retired: (container: Container, tracker: ScopeTracker)? = state.withLock { state in
@@ -191,21 +215,37 @@ public final class ReloadingContainer: Sendable {
             return (state.current, state.tracker)
         }
         guard let retired else {
-            try? await fresh.shutdown()
+            await Self.shutDown(fresh, logger: logger, what: "the container built while shutting down")
             return false
         }
         logger?.info("reload: the edited manifest is in force; the previous container shuts down when its last scope ends")
-        retired.tracker.retire { [weak self] in
-            let shutdown = Task {
-                do {
-                    try await retired.container.shutdown()
-                } catch {
-                    logger?.error("reload: shutting the previous container down: \(error)")
-                }
-            }
-            self?.state.withLock { $0.retiring.append(shutdown) }
-        }
+        retire(retired.container, tracker: retired.tracker)
         return true
+    }
+
+    /// Shuts `container` down once its last scope ended, in a task ``shutdown()`` waits for.
+    private func retire(_ container: Container, tracker: ScopeTracker) {
+        let logger = options.logger
+        state.withLock { state in
+            let number = state.reloads
+            // Made under the lock, so it is in the table before it can remove itself.
+            state.retiring[number] = Task { [weak self] in
+                await withCheckedContinuation { (idle: CheckedContinuation<Void, Never>) in
+                    tracker.retire { idle.resume() }
+                }
+                await Self.shutDown(container, logger: logger, what: "the previous container")
+                self?.state.withLock { _ = $0.retiring.removeValue(forKey: number) }
+            }
+        }
+    }
+
+    /// Shuts `container` down, logging the hooks that failed: no caller waits for it.
+    private static func shutDown(_ container: Container, logger: Logger?, what: String) async {
+        do {
+            try await container.shutdown()
+        } catch {
+            logger?.error("reload: shutting \(what) down: \(error)")
+        }
     }
 
     private static func stamps(of files: [String]) -> [String: FileStamp?] {

@@ -163,4 +163,72 @@ struct ReloadingContainerTests {
         #expect(wiring.reloads == 1)
         #expect(wiring.container.isShutDown)
     }
+
+    /// A scope handed out while a reload retires its container stays of a container that is up:
+    /// the count of its scopes is taken under the lock that decides which container is in force.
+    @Test func aScopeHandedOutDuringAReloadIsOfAContainerThatStaysUpUntilItEnds() async throws {
+        let files = try Files(greeting: "hello")
+        let wiring = try reloading(files)
+        try await wiring.start()
+        final class Run: Sendable {
+            let failures = Atomic<Int>(0)
+            let stop = Atomic<Bool>(false)
+        }
+        let run = Run()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    while !run.stop.load(ordering: .relaxed) {
+                        let scope = wiring.makeScope()
+                        do {
+                            _ = try await scope.resolve(Request.self)
+                            _ = try await scope.resolve(Greeter.self)
+                        } catch {
+                            run.failures.add(1, ordering: .relaxed)
+                        }
+                        try await scope.end()
+                        await Task.yield()
+                    }
+                }
+            }
+            for _ in 0..<150 { await wiring.reload() }
+            run.stop.store(true, ordering: .relaxed)
+            try await group.waitForAll()
+        }
+        #expect(wiring.reloads == 150)
+        let failed = run.failures.load(ordering: .relaxed)
+        #expect(failed == 0)
+        try await wiring.shutdown()
+        #expect(wiring.retiringCount == 0)
+    }
+
+    /// `shutdown()` waits for a retired container whose request is still in flight, and the
+    /// retired containers already shut down are not kept.
+    @Test func shutdownWaitsForRetiredContainersWithOpenScopesAndKeepsNoneThatEnded() async throws {
+        let files = try Files(greeting: "hello")
+        let wiring = try reloading(files)
+        try await wiring.start()
+        for _ in 0..<20 { #expect(await wiring.reload()) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while wiring.retiringCount > 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(wiring.retiringCount == 0)
+
+        let inFlight = wiring.makeScope()
+        let old = try await inFlight.resolve(Greeter.self)
+        #expect(await wiring.reload())
+        let returned = Atomic<Bool>(false)
+        let shutdown = Task {
+            try await wiring.shutdown()
+            returned.store(true, ordering: .relaxed)
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let returnedEarly = returned.load(ordering: .relaxed)
+        #expect(!returnedEarly)
+        #expect(!old.isClosed)
+        try await inFlight.end()
+        try await shutdown.value
+        #expect(old.isClosed)
+        #expect(inFlight.container.isShutDown)
+        #expect(wiring.retiringCount == 0)
+    }
 }
