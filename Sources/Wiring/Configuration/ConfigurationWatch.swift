@@ -29,8 +29,16 @@ final class ConfigurationWatch: Sendable {
     private let keys: [String]
     private let manifest: Manifest
     private let environment: [String: String]
-    /// The value of each key in force.
-    private let inForce: Locked<[String: ExternalValues.Lookup]>
+    private let state: Locked<State>
+
+    private struct State {
+        /// The value of each key in the last snapshot applied: a key whose value differs in
+        /// the next one changed.
+        var seen: [String: ExternalValues.Lookup]
+        /// The readers whose registration's newest values did not fit: checked again at each
+        /// snapshot, so that the values in force are always the newest that fit.
+        var failing: Set<Int> = []
+    }
 
     /// A watch of `readers`; `nil` when there is none.
     init?(source: (any ConfigurationSource)?, readers: [ConfigurationReader], values: [String: ExternalValues.Lookup],
@@ -50,27 +58,33 @@ final class ConfigurationWatch: Sendable {
         self.keys = keys
         self.manifest = manifest
         self.environment = environment
-        inForce = Locked(values)
+        state = Locked(State(seen: values))
     }
 
     /// Puts the values `current` reads in force: the arguments that read a key that changed
-    /// are checked and, when they pass, replaced; those that fail keep their values and their
-    /// problems are logged at error level. Returns the registrations whose kept instances are
-    /// to be dropped: those refreshed that their container keeps, singletons excepted.
+    /// (or whose newest values did not fit before) are checked and, when they pass, replaced,
+    /// a singleton's too (its instance stays, and a build after ``Container/reset()`` reads
+    /// them); those that fail keep their values, their problems are logged at error level, and
+    /// they are checked again at the next snapshot. Returns the registrations whose kept
+    /// instances are to be dropped: those refreshed that their container keeps, singletons
+    /// excepted.
     func apply(_ current: any ConfigurationSource, logger: Logger?) -> [Registration] {
         let external = ExternalValues(environment: environment, configuration: current)
-        let before = inForce.withLock { $0 }
-        var changed: [String: ExternalValues.Lookup] = [:]
+        let before = state.withLock { $0 }
+        var seen = before.seen
+        var changed = Set<String>()
         for key in keys {
             let found = external.lookup(key)
-            if found != before[key] { changed[key] = found }
+            if found != seen[key] {
+                changed.insert(key)
+                seen[key] = found
+            }
         }
-        guard !changed.isEmpty else { return [] }
-        inForce.withLock { $0.merge(changed) { _, new in new } }
+        var affected = before.failing
+        for key in changed { affected.formUnion(readersOfKey[key] ?? []) }
+        guard !affected.isEmpty else { return [] }
 
-        // The readers of the keys that changed, grouped by registration, in manifest order.
-        var affected = Set<Int>()
-        for key in changed.keys { affected.formUnion(readersOfKey[key] ?? []) }
+        // The readers to check, grouped by registration, in manifest order.
         var groups: [(registration: Registration, readers: [Int])] = []
         var groupOf: [ObjectIdentifier: Int] = [:]
         for index in affected.sorted() {
@@ -85,15 +99,15 @@ final class ConfigurationWatch: Sendable {
 
         var resolver = ValueResolver(manifest: manifest, values: external)
         var dropped: [Registration] = []
+        var failing = Set<Int>()
         for (registration, indices) in groups {
             let shown = registration.name.map { "'\(registration.key)[\($0)]'" } ?? "'\(registration.key)'"
-            let read = keys.filter { key in changed[key] != nil && indices.contains { readers[$0].arguments.keys.contains(key) } }
+            let readHere = keys.filter { key in indices.contains { readers[$0].arguments.keys.contains(key) } }
+            // A check again of values that did not fit names every key the arguments read.
+            let changedHere = readHere.filter(changed.contains)
+            let read = changedHere.isEmpty ? readHere : changedHere
             let which = read.map { "'\($0)'" }.joined(separator: ", ")
             let noun = read.count == 1 ? "configuration key" : "configuration keys"
-            if registration.scope == .singleton {
-                logger?.warning("refresh: singleton service \(shown) reads \(noun) \(which), which changed: it keeps the instance built with the earlier value (a singleton is never rebuilt; make it cached to rebuild it)")
-                continue
-            }
             var updates: [(RefreshingArguments, RefreshingArguments.Current)] = []
             var problems: [Diagnostic] = []
             for index in indices {
@@ -111,18 +125,22 @@ final class ConfigurationWatch: Sendable {
             }
             let errors = problems.filter { $0.severity == .error }
             guard errors.isEmpty else {
+                failing.formUnion(indices)
                 let listed = errors.map(\.description).joined(separator: "\n")
                 logger?.error("refresh: service \(shown) keeps its earlier values: the new value of \(noun) \(which) cannot be used\n\(listed)")
                 continue
             }
             for (arguments, values) in updates { arguments.replace(with: values) }
-            if case .kept = registration.keeping {
+            if registration.scope == .singleton {
+                logger?.warning("refresh: singleton service \(shown) reads \(noun) \(which), which changed: it keeps the instance built with the earlier value (a singleton is never rebuilt; make it cached to rebuild it)")
+            } else if case .kept = registration.keeping {
                 dropped.append(registration)
                 logger?.info("refresh: service \(shown) reads \(noun) \(which), which changed: its kept instance is dropped, the next resolve builds it anew")
             } else {
                 logger?.info("refresh: service \(shown) reads \(noun) \(which), which changed: it is built with the new value from now on")
             }
         }
+        state.withLock { $0 = State(seen: seen, failing: failing) }
         return dropped
     }
 }

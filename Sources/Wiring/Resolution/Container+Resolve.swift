@@ -107,7 +107,10 @@ extension Container {
         typeCache.write { cache in
             guard cache.generation == generation else { return }
             cache.instances[id] = InstanceBox(value: built)
-            if registration.readsConfiguration { cache.readingConfiguration[ObjectIdentifier(registration), default: []].append(id) }
+            // Listed once per type: a reset leaves the list, and the type is cached again after it.
+            if registration.readsConfiguration, cache.readingConfiguration[ObjectIdentifier(registration)]?.contains(id) != true {
+                cache.readingConfiguration[ObjectIdentifier(registration), default: []].append(id)
+            }
         }
     }
 

@@ -317,4 +317,68 @@ struct RefreshTests {
             "\(path):3:33: info: singleton service 'Pool' reads configuration key 'pool.size': it is built once, so a change after start does not reach it; scope it cached (or a custom scope) to rebuild it when the value changes",
         ])
     }
+
+    /// The values in force are the newest that fit, a singleton's too: its instance stays, and
+    /// a build after `reset()` reads them.
+    @Test func aSingletonRebuiltAfterResetReadsTheValuesInForce() async throws {
+        let source = MutableSource(["pool.size": .int(4)])
+        let container = try await started("""
+            wiring: 1
+            services:
+              Pool: { factory: typed-pool, scope: singleton, args: { size: "${pool.size}" } }
+            """, source)
+        let fixed = try await container.resolve(Pool.self)
+        source.set("pool.size", .int(16))
+        try await source.settle()
+        #expect(try await container.resolve(Pool.self) === fixed)
+        container.reset()
+        #expect(try await container.resolve(Pool.self).size == 16)
+        try await container.shutdown()
+    }
+
+    /// A value that did not fit is checked again at the next snapshot, which may come of
+    /// another key's change: until it fits, each check is logged and the earlier values stay.
+    @Test func aValueThatDidNotFitIsCheckedAgainAtTheNextSnapshot() async throws {
+        let source = MutableSource(["pool.size": .int(4), "other.key": .int(1)])
+        let records = LogRecords()
+        let container = try await started("""
+            wiring: 1
+            services:
+              Pool: { factory: typed-pool, scope: cached, args: { size: "${pool.size}" } }
+              Other: { factory: pool, scope: cached, implements: [], args: { size: "${other.key}" } }
+            """, source, records: records)
+        let first = try await container.resolve(Pool.self)
+        source.set("pool.size", .string("many"))
+        try await source.settle()
+        source.set("other.key", .int(2))
+        try await source.settle()
+        let errors = records.lines.filter { $0.hasPrefix("error: refresh: service 'Pool'") }
+        #expect(errors.count == 2)
+        #expect(errors.last?.contains("the new value of configuration key 'pool.size' cannot be used") == true)
+        #expect(try await container.resolve(Pool.self) === first)
+        source.set("pool.size", .int(8))
+        try await source.settle()
+        #expect(try await container.resolve(Pool.self).size == 8)
+        try await container.shutdown()
+    }
+
+    /// What a kept instance is cached as, for a refresh to drop, is listed once per type however
+    /// often it is reset and resolved again.
+    @Test func resetAndResolveCyclesListEachCachedTypeOnce() async throws {
+        let source = MutableSource(["pool.size": .int(4)])
+        let container = try await started("""
+            wiring: 1
+            services:
+              Pool: { factory: pool, scope: cached, args: { size: "${pool.size}" } }
+            """, source)
+        for _ in 0..<50 {
+            _ = try await container.resolve(Pool.self)
+            container.reset()
+        }
+        _ = try await container.resolve(Pool.self)
+        var listed = 0
+        container.typeCache.read { listed = $0.pointee.readingConfiguration.values.reduce(0) { $0 + $1.count } }
+        #expect(listed == 1)
+        try await container.shutdown()
+    }
 }
