@@ -59,7 +59,10 @@ extension FactoryContext: ReferenceSource {
     /// The service (or services) `value` refers to, resolved now, within this resolution: an
     /// argument's own `!service` through the registration's table of them, as `r.arg` reads it.
     func instance<T>(for value: ManifestValue, path: String, as type: T.Type) throws -> T {
-        if var instance = try referencedInstance(path), let typed = Container.cast(&instance, to: T.self) { return typed }
+        if var instance = try referencedInstance(path) {
+            if let typed = Container.cast(&instance, to: T.self) { return typed }
+            return try referencedInstance(of: value, key: path, as: type, resolved: instance)
+        }
         return try referencedInstance(of: value, key: path, as: type)
     }
 }

@@ -23,20 +23,27 @@ extension FactoryContext {
     ///   service cannot be resolved or is not a `T`.
     @inlinable
     public func arg<T>(_ key: String, as type: T.Type = T.self) throws(ResolutionError) -> T {
-        if var instance = try referencedInstance(key), let typed = Container.cast(&instance, to: T.self) { return typed }
-        return try referencedArgument(key, as: type)
+        if var instance = try referencedInstance(key) {
+            if let typed = Container.cast(&instance, to: T.self) { return typed }
+            return try referencedArgument(key, as: type, resolved: instance)
+        }
+        return try referencedArgument(key, as: type, resolved: nil)
     }
 
-    /// `arg(_:as:)` for what its fast path does not take: lists, tags, errors.
+    /// `arg(_:as:)` for what its fast path does not take: lists, tags, errors. `resolved` is
+    /// what the fast path built, when its type was not `T`: not resolved a second time (a
+    /// `unique` factory would run twice before the error).
     @usableFromInline
-    func referencedArgument<T>(_ key: String, as type: T.Type) throws(ResolutionError) -> T {
-        try referencedInstance(of: try referenceArgument(key), key: key, as: type)
+    func referencedArgument<T>(_ key: String, as type: T.Type, resolved: Any?) throws(ResolutionError) -> T {
+        try referencedInstance(of: try referenceArgument(key), key: key, as: type, resolved: resolved)
     }
 
-    /// The service (or list of services) `value`, the argument at `key`, refers to, resolved now.
-    func referencedInstance<T>(of value: ManifestValue, key: String, as type: T.Type) throws(ResolutionError) -> T {
+    /// The service (or list of services) `value`, the argument at `key`, refers to, resolved
+    /// now, or `resolved`, when the caller already resolved its single reference.
+    func referencedInstance<T>(of value: ManifestValue, key: String, as type: T.Type, resolved: Any? = nil) throws(ResolutionError) -> T {
         switch try references(in: value, key: key) {
         case .one(let reference):
+            if let resolved { return try typed(resolved, as: type, key: key, reference: reference) }
             return try typed(try resolve(key: reference.service, name: reference.name), as: type, key: key, reference: reference)
         case .many(let references):
             var instances: [Any] = []

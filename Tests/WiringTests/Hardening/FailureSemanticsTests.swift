@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import Testing
 @testable import Wiring
 
@@ -125,4 +126,32 @@ struct FailureSemanticsTests {
 /// What a thread reports back.
 private final class Outcome: @unchecked Sendable {
     var error: String?
+
+    /// A service reference read as the wrong type is resolved once, not again for the error:
+    /// a `unique` factory runs once, through `r.arg` and through a typed `@Reference` alike.
+    @Test func aReferenceOfTheWrongTypeIsResolvedOnceBeforeTheError() throws {
+        struct WrongArgs: Decodable, Sendable { @Reference var part: Link }
+        final class Counter: Sendable {
+            let count = Mutex(0)
+            var value: Int { count.withLock { $0 } }
+        }
+        let built = Counter()
+        let registry = FactoryRegistry()
+        registry.factory("part") { _ in
+            built.count.withLock { $0 += 1 }
+            return IssuedTicket()
+        }
+        registry.factory("reads-arg") { r in try r.arg("part", as: Link.self) }
+        registry.factory("typed", args: WrongArgs.self) { _, args in args.part }
+        let container = try TypedFactoryFormsTests.container("""
+            services:
+              Part: { factory: part, scope: unique }
+              ReadsArg: { factory: reads-arg, args: { part: !service Part } }
+              Typed: { factory: typed, implements: [], args: { part: !service Part } }
+            """, registry)
+        #expect(throws: ResolutionError.self) { try container.resolve(key: "ReadsArg") }
+        #expect(built.value == 1)
+        #expect(throws: ResolutionError.self) { try container.resolve(key: "Typed") }
+        #expect(built.value == 2)
+    }
 }
