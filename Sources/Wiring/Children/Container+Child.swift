@@ -45,7 +45,15 @@ extension Container {
         let lineage = Lineage(parent: self, number: number, substitutes: plan.substitutes, added: added,
                               addedRegistrations: addedRegistrations)
         let child = Container(childOf: self, lineage: lineage, slots: slots, keptCount: plan.keptCount, scopedCount: plan.scopedCount)
-        life.children.withLock { $0.add(child.life, number: number) }
+        // Registered under the lock the parent's shutdown reads its children under, after it
+        // closed: a child either is listed before that read (and shut down with the parent)
+        // or sees the parent closed here.
+        let registered = life.children.withLock { children in
+            guard !isShutDown else { return false }
+            children.add(child.life, number: number)
+            return true
+        }
+        guard registered else { throw ResolutionError.shutDown("the container is shut down; it cannot make a child") }
         return child
     }
 }

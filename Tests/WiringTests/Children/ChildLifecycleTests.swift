@@ -22,6 +22,23 @@ extension Notebook {
             #expect(journal.all.suffix(2) == ["close sql store", "close pool"])
         }
 
+        /// A parent shut down while a child is being made: the child is refused, never left
+        /// running beside a parent that no longer shuts it down.
+        @Test func aParentShutDownWhileAChildIsMadeLeavesNoChildRunning() throws {
+            let container = try Notebook.container(Journal())
+            let error = #expect(throws: ResolutionError.self) {
+                try container.child { _ in
+                    let done = DispatchSemaphore(value: 0)
+                    Task {
+                        try await container.shutdown()
+                        done.signal()
+                    }
+                    done.wait()
+                }
+            }
+            #expect(error.map { if case .shutDown = $0.kind { true } else { false } } == true)
+        }
+
         @Test func shuttingTheParentDownShutsItsChildrenDownFirst() async throws {
             let journal = Journal()
             let container = try Notebook.container(journal)
