@@ -308,16 +308,17 @@ enum WaitGraph {
 
     /// Records that `waiter` waits for `slot`, unless following the builders from `slot` leads
     /// back to `waiter` or a state it descends from (a cycle): then nothing is recorded and
-    /// `false` is returned.
+    /// `false` is returned. Each builder's waits are followed once, so the walk is bounded by
+    /// the waits recorded, however many paths lead to one builder, and always gives an answer.
     static func beginWaiting(_ waiter: ResolutionState, for slot: InstanceSlot) -> Bool {
         let chain = waiter.lineage
         return waiting.withLock { waiting in
             var pending = [slot]
-            var hops = 0
-            while let next = pending.popLast(), hops < 10_000 {
-                hops += 1
+            var followed = Set<ObjectIdentifier>()
+            while let next = pending.popLast() {
                 guard let builder = next.builder else { continue }
                 if chain.contains(builder) { return false }
+                guard followed.insert(builder).inserted else { continue }
                 pending += (waiting[builder] ?? []).map(\.slot)
             }
             for token in chain { waiting[token, default: []].append((waiter.token, slot)) }
