@@ -67,11 +67,7 @@ struct ArgumentChecker {
         if optional, case .null = kind { return }
         if !values.passedOver.isEmpty, values.passedOver.contains(value.location) { return }
         // Neither a secret nor what the environment holds is shown: the variable is named.
-        var source: String? {
-            let variables = values.environmentVariables(at: value.location)
-            guard !variables.isEmpty else { return nil }
-            return values.noun + (variables.count == 1 ? " " : "s ") + variables.map { "'\($0)'" }.joined(separator: ", ")
-        }
+        var source: String? { values.source(at: value.location) }
         func mismatch(_ expected: String) {
             report(subject, "expected \(expected), found \(value.foundDescription(source: source))", path: path, at: value.location)
         }

@@ -54,16 +54,18 @@ final class ArgumentFill {
         }
     }
 
-    /// "environment variable" or "configuration key": what the names
-    /// ``environmentVariables(at:)`` lists are.
-    var noun: String { values.external.noun }
-
     /// The environment variables (or configuration keys) the value at `location` read, directly or through the
     /// parameters it reads (`$(logLevel)` with `logLevel: ${LOG_LEVEL:-info}`), in order, each once.
-    func environmentVariables(at location: SourceLocation) -> [String] {
+    private func environmentVariables(at location: SourceLocation) -> [String] {
         let index = templateIndex ?? Dictionary(templates.map { ($0.location, $0.template) }) { first, _ in first }
         templateIndex = index
         return values.manifest.externalNames(readBy: index[location].map { [$0] } ?? [])
+    }
+
+    /// What a message names instead of the value at `location`: "configuration key 'http.port'";
+    /// `nil` when it read nothing from outside the manifest.
+    func source(at location: SourceLocation) -> String? {
+        values.external.describe(environmentVariables(at: location))
     }
 
     /// Every problem of `args` (of the service shown as `owner`, declared at `location`)

@@ -50,6 +50,13 @@ package struct ExternalValues: Sendable {
         "\(noun) '\(name)'"
     }
 
+    /// What messages call the names a value read, instead of showing the value:
+    /// "configuration key 'http.port'", "environment variables 'HOST', 'PORT'"; `nil` for none.
+    package func describe(_ names: [String]) -> String? {
+        guard !names.isEmpty else { return nil }
+        return noun + (names.count == 1 ? " " : "s ") + names.map { "'\($0)'" }.joined(separator: ", ")
+    }
+
     /// "environment variable" or "configuration key".
     package var noun: String { configuration == nil ? "environment variable" : "configuration key" }
 }

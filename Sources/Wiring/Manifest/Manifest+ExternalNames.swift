@@ -2,17 +2,23 @@ extension Manifest {
     /// The `${name}` references `map` reads, directly or through the parameters it reads
     /// (`$(logLevel)` with `logLevel: ${LOG_LEVEL:-info}`), in order, each once.
     func externalNames(readBy map: ManifestMap) -> [String] {
-        var templates: [StringTemplate] = []
-        func gather(_ value: ManifestValue) {
-            switch value.kind {
-            case .template(let template): templates.append(template)
-            case .list(let values): values.forEach(gather)
-            case .map(let map): map.entries.forEach { gather($0.value) }
-            default: break
-            }
+        guard map.mayHoldReferences else { return [] }
+        return externalNames(readBy: map.entries.flatMap { Self.templates(in: $0.value) })
+    }
+
+    /// The `${name}` references `value` reads, directly or through parameters, in order, each once.
+    func externalNames(readBy value: ManifestValue) -> [String] {
+        externalNames(readBy: Self.templates(in: value))
+    }
+
+    /// The templates written in `value`, in order.
+    private static func templates(in value: ManifestValue) -> [StringTemplate] {
+        switch value.kind {
+        case .template(let template): [template]
+        case .list(let values): values.flatMap(templates(in:))
+        case .map(let map): map.entries.flatMap { templates(in: $0.value) }
+        default: []
         }
-        if map.mayHoldReferences { map.entries.forEach { gather($0.value) } }
-        return externalNames(readBy: templates)
     }
 
     /// The `${name}` references `templates` read, directly or through parameters, in order,

@@ -95,9 +95,22 @@ public struct FactoryContext: @unchecked Sendable {
         do {
             return try value.decode(T.self)
         } catch {
-            let detail = error.diagnostics.first?.message ?? "cannot be read"
-            throw self.error(.staticArgument(error), "\(value.location): argument '\(key)' of service \(serviceKey): \(detail)")
+            throw self.error(.staticArgument(error), "\(value.location): argument '\(key)' of service \(serviceKey): \(failure(error, reading: value, at: key))")
         }
+    }
+
+    /// What reading `value`, the argument `key`, as a type failed with. A value that is not
+    /// shown (from the environment or a configuration source) is named by where it came from,
+    /// as a typed argument's check names it: "expected an integer, found a string from
+    /// configuration key 'http.port'".
+    private func failure(_ error: ManifestError, reading value: ManifestValue, at key: String) -> String {
+        let detail = error.diagnostics.first?.message ?? "cannot be read"
+        guard value.isSecret || value.isInterpolated else { return detail }
+        let registrationArgs = decorator < 0 ? registration.source(ofArgument: key) : registration.decorators[decorator].source(ofArgument: key)
+        guard let source = registrationArgs else { return detail }
+        let found = "found \(value.foundDescription())"
+        guard detail.hasSuffix(found) else { return "\(detail) (the value of \(source))" }
+        return "\(detail.dropLast(found.count))found \(value.foundDescription(source: source))"
     }
 
     /// The static argument `key` read as `T`, or `fallback` when the manifest does not set it.

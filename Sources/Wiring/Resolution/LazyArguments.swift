@@ -64,6 +64,17 @@ struct LazyArguments: ~Copyable, Sendable {
 
     /// The values in force, when the arguments read configuration keys.
     var refreshing: RefreshingArguments? { extras?.refreshing }
+
+    /// What the argument `key`, as written, reads from outside the manifest, for a message that
+    /// must not show its value: "configuration key 'http.port'", "environment variables 'HOST',
+    /// 'PORT'"; `nil` when it reads nothing (or the arguments were filled in by another
+    /// container, whose written form this one does not keep).
+    func source(ofArgument key: String) -> String? {
+        guard let values else { return nil }
+        let written = extras?.refreshing?.written[key] ?? extras?.overrides?[key] ?? base[key]
+        guard let written else { return nil }
+        return values.source(of: written)
+    }
 }
 
 /// What filling in references reads: the environment and the manifest's parameters, already
@@ -72,6 +83,12 @@ final class ArgumentValues: Sendable {
     private let resolver: ValueResolver
 
     init(_ resolver: ValueResolver) { self.resolver = resolver }
+
+    /// What `value` reads from outside the manifest, directly or through parameters, as a
+    /// message names it; `nil` when it reads nothing.
+    func source(of value: ManifestValue) -> String? {
+        resolver.external.describe(resolver.manifest.externalNames(readBy: value))
+    }
 
     /// `map` with its references filled in (`map` itself when it holds none).
     func fill(_ map: ManifestMap) -> ManifestMap {

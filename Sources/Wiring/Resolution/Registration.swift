@@ -88,6 +88,9 @@ final class DecoratorStep: Sendable {
     /// The decorator's static arguments, references filled in.
     var args: ManifestMap { lazyArgs.map }
 
+    /// What the argument `key` reads from outside the manifest, as messages name it.
+    func source(ofArgument key: String) -> String? { lazyArgs.source(ofArgument: key) }
+
     /// Its arguments when they read configuration keys: replaced when a key changes.
     var refreshing: RefreshingArguments? { lazyArgs.refreshing }
 
@@ -192,6 +195,9 @@ final class Registration: Sendable {
     /// The static arguments, references filled in on first use (with the values in force, for
     /// arguments that read configuration keys).
     var args: ManifestMap { lazyArgs.map }
+
+    /// What the argument `key` reads from outside the manifest, as messages name it.
+    func source(ofArgument key: String) -> String? { lazyArgs.source(ofArgument: key) }
 
     /// Its arguments when they read configuration keys (a change after `start()` replaces
     /// them); `nil` for the others.

@@ -28,6 +28,7 @@ struct ConfigurationSourceTests {
         let registry = FactoryRegistry()
         registry.factory("limits", args: Limits.self) { _, args in args.size }
         registry.factory("text") { r in try r.arg("text", as: String.self) }
+        registry.factory("port") { r in try r.arg("port", as: Int.self) }
         return try Container(manifest: try TestSupport.temporaryFile(yaml, name: "services.yaml"), registry: registry, contexts: .none,
                              options: .init(environment: ["pool.size": "1"], configuration: source))
     }
@@ -101,5 +102,24 @@ struct ConfigurationSourceTests {
         ])
         let error = #expect(throws: ManifestError.self) { try make(.explicit("production")) }
         #expect(error?.errors.map(\.headline) == ["\(path):7:31: error: configuration key 'pool.name' is not set and has no default"])
+    }
+
+    /// A value of the wrong type read through `r.arg` names the key it came from, as a typed
+    /// argument's check does, and never shows the value; through a parameter too.
+    @Test func aWrongTypeReadThroughArgNamesTheKeyNotTheValue() throws {
+        let container = try container("""
+            wiring: 1
+            parameters:
+              port: "${http.port}"
+            services:
+              Int: { factory: port, args: { port: "${http.port}" } }
+              Port: { factory: port, implements: [], args: { port: "$(port)" } }
+            """, Values(values: ["http.port": .string("eighty-secret")]))
+        for key in ["Int", "Port"] {
+            let error = #expect(throws: ResolutionError.self) { try container.resolve(key: key) }
+            let message = "\(error.map { "\($0)" } ?? "")"
+            #expect(message.contains("argument 'port' of service \(key): expected an integer, found a string from configuration key 'http.port'"), "\(message)")
+            #expect(!message.contains("eighty-secret"))
+        }
     }
 }
