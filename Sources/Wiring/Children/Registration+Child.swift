@@ -18,12 +18,18 @@ extension Registration {
     /// keeps nothing of its own, and resolves synchronously whatever `parent` keeps built.
     convenience init(sharing original: Registration, from parent: Container) {
         let (key, name) = (original.key, original.name)
-        let make: @Sendable (FactoryContext) throws -> Any = { _ in
-            try parent.resolve(key: key, name: name, arguments: Arguments.none, state: nil)
+        // The caller's runtime arguments go to the parent's resolve, as they would to the
+        // service's own factory.
+        let make: @Sendable (FactoryContext) throws -> Any = { context in
+            try parent.resolve(key: key, name: name, arguments: context.arguments, state: nil)
         }
         var makeAsync: (@Sendable (FactoryContext) async throws -> Any)?
         if original.isAsync {
-            makeAsync = { _ in try await parent.resolve(key: key, name: name) }
+            makeAsync = { context in
+                try await parent.withTopState(scope: nil) { top in
+                    try await parent.resolveAsync(key: key, name: name, arguments: context.arguments, from: top)
+                }
+            }
         }
         let entry = FactoryRegistry.Entry(make: make, makeAsync: makeAsync, shutdown: nil, location: original.location)
         self.init(

@@ -24,6 +24,33 @@ extension Notebook {
             #expect(try container.resolve(Clock.self).now == .seconds(1_000))
         }
 
+        /// A shared service that takes runtime arguments gets the caller's, synchronously and awaited.
+        @Test func aSharedServiceGetsTheCallersRuntimeArguments() async throws {
+            final class Greeting: Sendable {
+                let text: String
+                init(_ text: String) { self.text = text }
+            }
+            let registry = FactoryRegistry()
+            registry.factory("greeting") { r in Greeting(try r.argument(0, as: String.self)) }
+            registry.factory("slow-greeting") { r in
+                await Task.yield()
+                return Greeting(try r.argument(0, as: String.self) + "!")
+            }
+            let container = try TypedFactoryFormsTests.container("""
+                services:
+                  Greeting: { factory: greeting, scope: unique }
+                  Slow: { factory: slow-greeting, scope: unique, implements: [] }
+                """, registry)
+            let child = try container.child {
+                $0.share(Greeting.self)
+                $0.share(key: "Slow")
+            }
+            let synchronous: (Container) throws -> Greeting = { try $0.resolve(Greeting.self, arguments: "hello") }
+            #expect(try synchronous(child).text == "hello")
+            #expect(try await child.resolve(Greeting.self, arguments: "hi").text == "hi")
+            #expect(try await (child.resolve(key: "Slow", arguments: "hey") as? Greeting)?.text == "hey!")
+        }
+
         @Test func parentAndChildResolveDifferentInstancesOfAnOverriddenService() throws {
             let container = try Notebook.container()
             let child = try container.child { $0.override(NoteStore.self) { _ in EmptyStore() } }
