@@ -59,7 +59,10 @@ public final class InjectionSettings: @unchecked Sendable {
         set { change("name") { $0.name = newValue } }
     }
 
-    /// The container to resolve from; ``Container/current`` when `nil`.
+    /// The container to resolve from. Unless set, the container current when the wrapper was
+    /// made (the one building its owner, else the task's, else the shared one), so that a read
+    /// long after, from another task, resolves where the owner was built; `nil` when there was
+    /// none then, and the first read resolves from ``Container/current``.
     public var container: Container? {
         get { state.withLock { $0.container } }
         set { change("container") { $0.container = newValue } }
@@ -99,7 +102,7 @@ final class LazyInjection<T>: @unchecked Sendable {
 
     @usableFromInline
     init(name: String?, container: Container?, _ resolve: @escaping (_ name: String?, _ container: Container?) -> T) {
-        settings = InjectionSettings(name: name, container: container)
+        settings = InjectionSettings(name: name, container: container ?? Container.current)
         self.resolve = resolve
     }
 
@@ -124,6 +127,13 @@ final class LazyInjection<T>: @unchecked Sendable {
 ///     @LazyInjected var exporter: ReportExporter   // built only if a report is exported
 /// }
 /// ```
+///
+/// It resolves from the container that built its owner (its `container:`, else the one current
+/// when the owner was made: see ``InjectionSettings/container``), whichever task reads it. A
+/// first read is a resolution of its own: it does not join the `graph` of the resolution that
+/// built the owner (Swinject's `Lazy` resumes it), since that resolution has ended by the time a
+/// lazy value is wanted and its `graph` instances are no longer held; a `graph` service read
+/// lazily is a new instance, not the one the owner's factory got.
 @propertyWrapper
 public struct LazyInjected<T> {
     @usableFromInline let injection: LazyInjection<T>

@@ -105,6 +105,43 @@ struct PropertyWrapperTests {
         #expect(Container.current == nil)
     }
 
+    /// A lazy wrapper resolves from the container that built its owner, whichever container is
+    /// current when it is first read; its read is a resolution of its own (not the owner's graph).
+    @Test func aLazyWrapperResolvesFromTheContainerThatBuiltItsOwner() throws {
+        final class Owner {
+            let direct: RequestContext
+            @LazyInjected var later: RequestContext
+            @WeakLazyInjected var connection: Connection?
+            init(direct: RequestContext) { self.direct = direct }
+        }
+        let yaml = """
+            wiring: 1
+            services:
+              Owner: { factory: owner }
+              RequestContext: { factory: request-context, scope: graph }
+              Connection: { factory: connection, scope: shared }
+            """
+        let (builtBy, other) = (BuildCounter(), BuildCounter())
+        func container(_ counter: BuildCounter) throws -> Container {
+            let registry = Fixture.registry(counter: counter)
+            registry.factory("owner") { r in Owner(direct: try r.resolve()) }
+            return try Container(manifest: try TestSupport.temporaryFile(yaml), registry: registry, contexts: .none)
+        }
+        let a = try container(builtBy), b = try container(other)
+        let owner = try a.resolve(Owner.self)
+        let held = try a.resolve(Connection.self)
+        let heldInB = try b.resolve(Connection.self)
+        Container.using(b) {
+            let later = owner.later
+            #expect(later !== owner.direct)
+            #expect(owner.connection === held)
+            #expect(owner.connection !== heldInB)
+            #expect(owner.$later.container === a)
+        }
+        #expect(builtBy["request-context"] == 2)
+        #expect(other["request-context"] == 0)
+    }
+
     @Test func theLazyWrappersNameAndContainerAreSetBeforeTheFirstRead() throws {
         let container = try container()
         final class Holder {
