@@ -163,6 +163,6 @@ public struct AppCatalogCommand<App: WiringApp>: ParsableCommand {
 
     /// Prints the catalog.
     public func run() throws {
-        print(String(decoding: FactoryCatalog(registry: App.makeRegistry()).jsonData(), as: UTF8.self))
+        print(String(decoding: try FactoryCatalog(registry: App.makeRegistry()).jsonData(), as: UTF8.self))
     }
 }

@@ -42,7 +42,12 @@ public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
         do {
             try await Container.using(child) { try await function() }
         } catch {
-            try? await child.shutdown()
+            // The test's error is thrown; a hook that fails too is an issue of the test as well.
+            do {
+                try await child.shutdown()
+            } catch let failure {
+                Issue.record(failure, "shutting the test's child container down after the test threw")
+            }
             throw error
         }
         try await child.shutdown()

@@ -107,7 +107,16 @@ struct ArgumentDecoder: Decoder {
         if T.self == Int16.self { return try integer(Int16.self) }
         if T.self == Int32.self { return try integer(Int32.self) }
         if T.self == Int64.self { return try integer(Int64.self) }
-        if T.self == Float.self { return unsafeBitCast(Float(try read(Double.self)), to: T.self) }
+        if T.self == Float.self {
+            // Rounded to the nearest Float, as Swift converts; a finite number past Float's range
+            // is an error, not infinity.
+            let number = try read(Double.self)
+            let single = Float(number)
+            guard single.isFinite || !number.isFinite else {
+                throw ArgumentFailure("\(number) is out of range for Float (±\(Float.greatestFiniteMagnitude))", at: value.location, path: path().spelled)
+            }
+            return unsafeBitCast(single, to: T.self)
+        }
         return nil
     }
 

@@ -84,26 +84,31 @@ final class ArgumentFill {
         return checker.diagnostics
     }
 
-    /// The problems of a named variant's arguments, less those its service reported already
-    /// (a value the variant inherits is reported once, for the service).
-    static func excludingInherited(_ problems: [Diagnostic], reported: [Diagnostic]) -> [Diagnostic] {
+    /// The problems of a named variant's arguments (of the service shown as `owner`), less those
+    /// its service, shown as `serviceOwner`, reported already: a value the variant inherits is
+    /// reported once, for the service. Two problems are the same when they are at the same
+    /// place and say the same past the owner each names.
+    static func excludingInherited(_ problems: [Diagnostic], of owner: String, reported: [Diagnostic],
+                                   by serviceOwner: String) -> [Diagnostic] {
         guard !reported.isEmpty else { return problems }
-        func problem(_ diagnostic: Diagnostic) -> String {
-            "\(diagnostic.location.map(String.init(describing:)) ?? "")\(diagnostic.message.drop { $0 != ":" })"
+        func problem(_ diagnostic: Diagnostic, of owner: String) -> String {
+            let prefix = "service \(owner): "
+            let message = diagnostic.message.hasPrefix(prefix) ? String(diagnostic.message.dropFirst(prefix.count)) : diagnostic.message
+            return "\(diagnostic.location.map(String.init(describing:)) ?? "")|\(message)"
         }
-        let seen = Set(reported.map(problem))
-        return problems.filter { !seen.contains(problem($0)) }
+        let seen = Set(reported.map { problem($0, of: serviceOwner) })
+        return problems.filter { !seen.contains(problem($0, of: owner)) }
     }
 
     /// `args` decoded (with a placeholder in each `@Reference` field, see ``ReferenceSlot``) and
     /// checked against `typed`'s schema: what a container hands the factory at each build, or
-    /// every problem. `reported`: what the service of a named variant reported, not reported
-    /// again.
+    /// every problem. `reported`: what the service of a named variant (shown as `reportedBy`)
+    /// reported, not reported again.
     ///
     /// Arguments that decode are only checked for keys no field reads (decoding checked the
     /// rest): the full check runs when decoding fails, to report every problem, not the first.
     func decode(_ args: ManifestMap?, of owner: String, at location: SourceLocation, factoryKey: String,
-                as typed: TypedArguments, reported: [Diagnostic] = []) -> (DecodedArguments?, [Diagnostic]) {
+                as typed: TypedArguments, reported: [Diagnostic] = [], reportedBy serviceOwner: String = "") -> (DecodedArguments?, [Diagnostic]) {
         let read = args.map(read)
         let map = read ?? ManifestMap([], at: location)
         let decodable = passedOver.isEmpty
@@ -111,10 +116,10 @@ final class ArgumentFill {
         let decode = { holdsReference ? try typed.plan(map) : try typed.decode(map, references: nil) }
         if decodable, let decoded = try? decode() {
             let unknown = check(read: read, of: owner, at: location, factoryKey: factoryKey, against: typed.schema, keysOnly: true)
-            return unknown.isEmpty ? (decoded, []) : (nil, Self.excludingInherited(unknown, reported: reported))
+            return unknown.isEmpty ? (decoded, []) : (nil, Self.excludingInherited(unknown, of: owner, reported: reported, by: serviceOwner))
         }
         let all = check(read: read, of: owner, at: location, factoryKey: factoryKey, against: typed.schema)
-        let problems = Self.excludingInherited(all, reported: reported)
+        let problems = Self.excludingInherited(all, of: owner, reported: reported, by: serviceOwner)
         guard all.isEmpty, decodable else { return (nil, problems) }
         do {
             return (try decode(), [])

@@ -92,7 +92,7 @@ extension ArgumentField: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(name: try container.decode(String.self, forKey: .name),
                   schema: try container.decode(ArgumentSchema.self, forKey: .schema),
-                  isRequired: try container.decodeIfPresent(Bool.self, forKey: .required) ?? false)
+                  isRequired: try container.decode(Bool.self, forKey: .required))
     }
 
     /// Writes the field as a catalog holds it.

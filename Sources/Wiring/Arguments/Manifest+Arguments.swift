@@ -20,7 +20,8 @@ extension Manifest {
         guard entries.values.contains(where: { $0.arguments != nil }) else { return [] }
         return argumentDiagnostics(values: external) { fill, args, owner, location, factoryKey, reported in
             entries[factoryKey]?.arguments.map {
-                fill.decode(args, of: owner, at: location, factoryKey: factoryKey, as: $0, reported: reported).1
+                fill.decode(args, of: owner, at: location, factoryKey: factoryKey, as: $0, reported: reported.diagnostics,
+                            reportedBy: reported.owner).1
             }
         }
     }
@@ -29,21 +30,22 @@ extension Manifest {
     /// factory is not typed), a variant's less what its service reported.
     private func argumentDiagnostics(
         values external: ExternalValues,
-        check: (ArgumentFill, ManifestMap?, String, SourceLocation, String, [Diagnostic]) -> [Diagnostic]?
+        check: (ArgumentFill, ManifestMap?, String, SourceLocation, String, (owner: String, diagnostics: [Diagnostic])) -> [Diagnostic]?
     ) -> [Diagnostic] {
         var values = ValueResolver(manifest: self, values: external)
         values.resolveParameters()
         let fill = ArgumentFill(values)
         var diagnostics: [Diagnostic] = []
         for service in services where service.hasFactory {
-            let reported = check(fill, service.args, service.key, service.location, service.factoryKey, []) ?? []
+            let reported = check(fill, service.args, service.key, service.location, service.factoryKey, (service.key, [])) ?? []
             diagnostics += reported
             guard service.decorates == nil else { continue }
             for variant in service.names {
                 let factoryKey = variant.factory?.value ?? service.factoryKey
                 let args = variant.args.map { (service.args ?? ManifestMap([], at: variant.location)).overlaid(by: $0) } ?? service.args
-                let found = check(fill, args, "\(service.key)[\(variant.name)]", variant.location, factoryKey, reported) ?? []
-                diagnostics += ArgumentFill.excludingInherited(found, reported: reported)
+                let owner = "\(service.key)[\(variant.name)]"
+                let found = check(fill, args, owner, variant.location, factoryKey, (service.key, reported)) ?? []
+                diagnostics += ArgumentFill.excludingInherited(found, of: owner, reported: reported, by: service.key)
             }
         }
         return diagnostics

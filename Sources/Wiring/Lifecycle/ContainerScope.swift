@@ -1,3 +1,5 @@
+internal import Logging
+
 /// A scope of a container: one instance of each `scoped` service per scope, shut down when the
 /// scope ends. A server makes one per request; an app, one per unit of work.
 ///
@@ -157,14 +159,21 @@ public final class ContainerScope: Sendable {
     /// request through `withScope`: 9,559 instructions with the call, 9,347 inlined, 9,424 before
     /// the code was shared; `WiringBenchmarks --profile-requests N served`, callgrind).
     ///
-    /// - Throws: What `body` throws; else ``ShutdownError`` if a hook failed.
+    /// - Throws: What `body` throws (hooks that then fail are logged at error level); else
+    ///   ``ShutdownError`` if a hook failed.
     @inline(__always)
     func running<Result>(_ body: (ContainerScope) async throws -> Result) async throws -> Result {
         let result: Result
         do {
             result = try await body(self)
         } catch {
-            try? await end()
+            // The body's error is what the caller handles (a framework maps it to a response);
+            // hooks that failed on the way out are logged, not dropped.
+            do {
+                try await end()
+            } catch let failure {
+                container.logger?.error("scope: ending the scope after an error: \(failure)")
+            }
             throw error
         }
         try await end()

@@ -186,7 +186,8 @@ private struct ServiceBinder {
             var inherited = argumentProblems
             let variantArgs = variant.args.map { args.overlaid(by: $0) }
             let decoded = decodedArguments(variantArgs ?? service.args, of: "\(service.key)[\(variant.name)]",
-                                           at: variant.location, factoryKey: factoryKey, factory: variantMake, problems: &inherited)
+                                           at: variant.location, factoryKey: factoryKey, factory: variantMake, problems: &inherited,
+                                           reportedBy: service.key)
             let registration = Registration(
                 key: service.key, name: variant.name, location: variant.location, factoryKey: factoryKey,
                 factory: variantMake,
@@ -226,13 +227,13 @@ private struct ServiceBinder {
     /// arguments, which are not reported again; on return, what this check reported.
     private mutating func decodedArguments(
         _ args: @autoclosure () -> ManifestMap?, of owner: @autoclosure () -> String, at location: SourceLocation, factoryKey: String,
-        factory: FactoryRegistry.Entry, problems: inout [Diagnostic]
+        factory: FactoryRegistry.Entry, problems: inout [Diagnostic], reportedBy serviceOwner: String = ""
     ) -> DecodedArguments? {
         // Nothing is made for a factory that reads `r.arg`: not a variant's arguments laid over
         // its service's, not its name.
         guard let typed = factory.arguments else { return nil }
         let (decoded, diagnostics) = typedArguments.decode(args(), of: owner(), at: location, factoryKey: factoryKey, as: typed,
-                                                           reported: problems)
+                                                           reported: problems, reportedBy: serviceOwner)
         bound.diagnostics += diagnostics
         problems = diagnostics
         return decoded

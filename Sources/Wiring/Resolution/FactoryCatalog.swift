@@ -82,9 +82,12 @@ public struct FactoryCatalog: Sendable, Codable, Equatable {
     }
 
     /// The catalog as pretty-printed JSON.
-    public func jsonData() -> Data {
+    /// - Throws: What `JSONEncoder` throws. The schemas Wiring derives hold only text, integers
+    ///   and flags, which always encode; the error is thrown, not hidden, because a catalog
+    ///   written empty would check nothing.
+    public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return (try? encoder.encode(self)) ?? Data()
+        return try encoder.encode(self)
     }
 }

@@ -51,3 +51,36 @@ extension Notebook {
         }
     }
 }
+
+/// The trait around a test that throws: the child is shut down all the same, and a hook of it
+/// that fails is an issue of the test too.
+@Suite("Container trait, failing tests")
+struct ContainerTraitFailureTests {
+    final class Resource: Sendable {}
+    struct TestFailed: Error {}
+    struct HookFailed: Error {}
+    final class Seen: Sendable {
+        let comments = Locked<[String]>([])
+    }
+
+    @Test func aThrowingTestsFailingHookIsRecordedAgainstTheTest() async throws {
+        let registry = FactoryRegistry()
+        registry.factory("resource") { _ in Resource() }.onShutdown { _ in throw HookFailed() }
+        let base = try TypedFactoryFormsTests.container("services:\n  Resource: { factory: resource, scope: singleton }\n", registry)
+        let trait = ContainerTrait.container(base)
+        let seen = Seen()
+        let test = try #require(Test.current)
+        try await withKnownIssue {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                _ = try Container.current?.resolve(Resource.self)
+                throw TestFailed()
+            }
+        } matching: { issue in
+            seen.comments.withLock { $0.append(issue.comments.map(\.rawValue).joined() + "|" + "\(issue.error.map { "\($0)" } ?? "")") }
+            return true
+        }
+        let comments = seen.comments.withLock { $0 }
+        #expect(comments.contains { $0.contains("shutting the test's child container down after the test threw") && $0.contains("HookFailed") })
+        #expect(comments.contains { $0.contains("TestFailed") })
+    }
+}

@@ -1,9 +1,32 @@
 import Foundation
+import Logging
 import Testing
 @testable import Wiring
 
 @Suite("Request scopes")
 struct RequestScopeTests {
+    /// A scope `withScope` ends after its body threw: the body's error is thrown, and a hook
+    /// that fails on the way out is logged, not dropped.
+    @Test func hooksFailingAfterTheBodyThrewAreLogged() async throws {
+        struct BodyFailed: Error {}
+        struct HookFailed: Error, CustomStringConvertible { var description: String { "the connection would not close" } }
+        let registry = FactoryRegistry()
+        registry.factory("connection") { _ in Connection() }.onShutdown { _ in throw HookFailed() }
+        let records = LogRecords()
+        let logger = Logging.Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        let container = try Container(manifest: try TestSupport.temporaryFile("wiring: 1\nservices:\n  Connection: { factory: connection, scope: scoped }\n"),
+                                      registry: registry, contexts: .none, options: .init(environment: [:], logger: logger))
+        await #expect(throws: BodyFailed.self) {
+            try await container.withScope { scope in
+                _ = try await scope.resolve(Connection.self)
+                throw BodyFailed()
+            }
+        }
+        let logged = records.lines.filter { $0.hasPrefix("error: scope: ending the scope after an error:") }
+        #expect(logged.count == 1)
+        #expect(logged.first?.contains("the connection would not close") == true)
+    }
+
     static let manifest = """
         services:
           UnitOfWork: { factory: unit-of-work, scope: scoped }

@@ -123,7 +123,7 @@ public struct ManifestLoader: Sendable {
                 do {
                     let applied = try manifest.applying(contexts: names)
                     let found = ReferenceChecks(manifest: applied).diagnostics().filter { $0.severity == .warning }
-                        + ArgumentFill.excludingInherited(checkArguments(applied, values), reported: arguments)
+                        + checkArguments(applied, values)
                     for var diagnostic in found {
                         guard !seen.contains("\(diagnostic.location.map(String.init(describing:)) ?? ""): \(diagnostic.message)") else { continue }
                         diagnostic.context = names.joined(separator: ",")
