@@ -115,6 +115,9 @@ extension Container {
         while index < state.path.count {
             let entry = state.path[index]
             if entry.decorator < 0, entry.registration.keepsBeyondScope {
+                // A scoped service met again on its own path is a cycle first: the message that
+                // names the loop says more than the scope it closes through.
+                try checkCycle(registration, state: state)
                 throw scopeRequired(registration, keptBy: entry, state: state)
             }
             index += 1

@@ -39,6 +39,14 @@ public final class ContainerScope: Sendable {
         self.tracker = tracker
     }
 
+    /// Throws when the container is shut down: a synchronous resolve through a scope runs in a
+    /// state of its own, which the container's own check at the top of a resolve does not see.
+    func checkOpen() throws(ResolutionError) {
+        if container.isShutDown {
+            throw ResolutionError.shutDown("the container is shut down; nothing can be resolved in its scopes")
+        }
+    }
+
     /// The slot, in this scope, of the `scoped` registration at `place`. Once the scope has
     /// ended, the slot keeps nothing, and looking up in it says so.
     func slot(at place: Int) -> InstanceSlot {
@@ -51,6 +59,7 @@ public final class ContainerScope: Sendable {
     /// - Throws: ``ResolutionError``, also when the service is async and not built yet (use
     ///   the `await` form) or the scope has ended.
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> T {
+        try checkOpen()
         let state = ResolutionState.acquire()
         state.scope = self
         defer { ResolutionState.recycle(state, container: container) }
@@ -74,6 +83,7 @@ public final class ContainerScope: Sendable {
 
     /// Resolves a service by its key in this scope.
     public func resolve(key: String, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> Any {
+        try checkOpen()
         let state = ResolutionState.acquire()
         state.scope = self
         defer { ResolutionState.recycle(state, container: container) }

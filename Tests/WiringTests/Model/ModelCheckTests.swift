@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+/// The real container checked against the ``ReferenceModel`` on random programs: where they
+/// disagree, one of them is wrong, and the smallest program that shows it is printed.
+///
+/// `swift test --filter ModelCheckTests` runs a fixed number from a fixed seed (what CI runs);
+/// `Tests/Model/model.sh SECONDS [SEED]` runs as many as fit in the time from any seed
+/// (`WIRING_MODEL_SECONDS`, `WIRING_MODEL_SEED`).
+@Suite("Reference model")
+struct ModelCheckTests {
+    /// What one program showed, where the two runs first differ.
+    struct Disagreement: CustomStringConvertible {
+        let program: ModelProgram
+        let real: [String]
+        let model: [String]
+        var description: String {
+            let first = zip(real, model).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(real.count, model.count)
+            let shown = { (lines: [String]) in lines[min(first, lines.count)...].prefix(3).joined(separator: "\n    ") }
+            return "\(program)first difference, line \(first):\n  real:\n    \(shown(real))\n  model:\n    \(shown(model))"
+        }
+    }
+
+    /// The disagreement `program` shows, if any.
+    static func check(_ program: ModelProgram) async -> Disagreement? {
+        let real = await ModelRunner.runReal(program).lines
+        let model = ModelRunner.runModel(program).lines
+        return real == model ? nil : Disagreement(program: program, real: real, model: model)
+    }
+
+    /// The smallest program found that still disagrees: operations, then variants, tags,
+    /// aliases and dependencies removed one at a time while the disagreement stays.
+    static func shrink(_ disagreement: Disagreement) async -> Disagreement {
+        var smallest = disagreement
+        var changed = true
+        while changed {
+            changed = false
+            for candidate in smaller(smallest.program) {
+                if let found = await check(candidate) {
+                    smallest = found
+                    changed = true
+                    break
+                }
+            }
+        }
+        return smallest
+    }
+
+    /// Programs one step smaller than `program`.
+    static func smaller(_ program: ModelProgram) -> [ModelProgram] {
+        var candidates: [ModelProgram] = []
+        for index in program.operations.indices.reversed() {
+            var candidate = program
+            candidate.operations.remove(at: index)
+            // Places count the scopes and children made before them: keep the program valid.
+            if isValid(candidate) { candidates.append(candidate) }
+        }
+        for index in program.services.indices.reversed() {
+            var candidate = program
+            candidate.services.remove(at: index)
+            if isValid(candidate) { candidates.append(candidate) }
+        }
+        for index in program.services.indices {
+            let service = program.services[index]
+            func with(_ change: (inout ModelProgram.Service) -> Void) {
+                var candidate = program
+                change(&candidate.services[index])
+                if isValid(candidate) { candidates.append(candidate) }
+            }
+            for offset in service.dependencies.indices { with { $0.dependencies.remove(at: offset) } }
+            if !service.variants.isEmpty { with { $0.variants = [] } }
+            if !service.tags.isEmpty { with { $0.tags = [] } }
+            if !service.aliases.isEmpty { with { $0.aliases = [] } }
+            if service.scope != .unique { with { $0.scope = .unique } }
+        }
+        return candidates
+    }
+
+    /// Whether every place, scope and child a program's operations name exists when it runs,
+    /// and every variant, tag and alias it resolves is declared.
+    static func isValid(_ program: ModelProgram) -> Bool {
+        var scopes = 0, children = 0
+        func valid(_ target: ModelProgram.Target, _ place: ModelProgram.Place) -> Bool {
+            switch place {
+            case .root: break
+            case .scope(let index): if index >= scopes { return false }
+            case .child(let index): if index >= children { return false }
+            }
+            switch target {
+            case .key(let key, let name):
+                guard let service = program.service(key) else { return false }
+                return name.map { name in service.variants.contains { $0.name == name } } ?? true
+            case .alias(let alias): return program.services.contains { $0.aliases.contains(alias) }
+            case .tagged(let tag): return program.services.contains { $0.tags.contains(tag) }
+            }
+        }
+        for service in program.services {
+            for dependency in service.dependencies + service.variants.flatMap({ $0.dependencies ?? [] }) {
+                switch dependency {
+                case .reference(let key, let name):
+                    guard let referenced = program.service(key) else { return false }
+                    if let name, !referenced.variants.contains(where: { $0.name == name }) { return false }
+                case .inCode(let key):
+                    if program.service(key) == nil { return false }
+                case .tagged:
+                    break
+                }
+            }
+        }
+        for operation in program.operations {
+            switch operation {
+            case .resolve(let target, let place): if !valid(target, place) { return false }
+            case .concurrently(let resolves): if !resolves.allSatisfy({ valid($0.0, $0.1) }) { return false }
+            case .makeScope: scopes += 1
+            case .endScope(let index): if index >= scopes { return false }
+            case .shutDownChild(let index): if index >= children { return false }
+            case .resetService(let key): if program.service(key) == nil { return false }
+            case .makeChild(let overrides, let shares):
+                children += 1
+                if !(overrides + shares).allSatisfy({ program.service($0) != nil }) { return false }
+            case .reset, .shutDown: break
+            }
+        }
+        return true
+    }
+
+    /// Runs programs from `seed` on, until `count` ran or `seconds` passed; the first
+    /// disagreement, shrunk, fails the test.
+    static func run(seed: UInt64, count: Int, seconds: Double?) async -> (ran: Int, disagreement: Disagreement?) {
+        let deadline = seconds.map { Date().addingTimeInterval($0) }
+        var generator = ModelGenerator(seed: seed)
+        var ran = 0
+        while ran < count, deadline.map({ Date() < $0 }) ?? true {
+            let program = generator.program()
+            ran += 1
+            if let found = await check(program) { return (ran, await shrink(found)) }
+        }
+        return (ran, nil)
+    }
+
+    @Test func theContainerAgreesWithTheModel() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let seed = environment["WIRING_MODEL_SEED"].flatMap(UInt64.init) ?? 1
+        let seconds = environment["WIRING_MODEL_SECONDS"].flatMap(Double.init)
+        let count = seconds == nil ? 2_000 : Int.max
+        let start = Date()
+        let (ran, disagreement) = await Self.run(seed: seed, count: count, seconds: seconds)
+        print("model check: \(ran) programs from seed \(seed) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+        if let disagreement { Issue.record("the container and the model disagree (seed \(seed)):\n\(disagreement)") }
+    }
+
+    // MARK: - What the model found, kept
+
+    /// A scope of a container already shut down built instances (a singleton among them, kept
+    /// by a container nothing would shut down again): its resolves now throw.
+    @Test func aScopeOfAShutDownContainerResolvesNothing() async {
+        let program = ModelProgram(services: [
+            .init(key: "S0", scope: .unique, dependencies: [], aliases: [], tags: [], variants: [.init(name: "eu", scope: nil, dependencies: nil)]),
+            .init(key: "S1", scope: .singleton, dependencies: [], aliases: [0], tags: [], variants: []),
+        ], operations: [
+            .makeScope, .shutDown,
+            .resolve(.key("S0", name: "eu"), .scope(0)), .resolve(.key("S1", name: nil), .scope(0)), .resolve(.alias(0), .scope(0)),
+        ])
+        let disagreement = await Self.check(program)
+        #expect(disagreement == nil, "\(disagreement.map(String.init(describing:)) ?? "")")
+        #expect(ModelRunner.runModel(program).lines.filter { $0.hasSuffix("error shutDown") }.count == 3)
+    }
+
+    /// A scoped service met again on its own path through a singleton: a circular dependency,
+    /// not first a captive scope.
+    @Test func aCycleThroughAKeptServiceIsReportedAsACycle() async {
+        let program = ModelProgram(services: [
+            .init(key: "S2", scope: .scoped, dependencies: [.reference("S3", name: nil)], aliases: [], tags: [], variants: []),
+            .init(key: "S3", scope: .unique, dependencies: [.reference("S4", name: nil)], aliases: [], tags: [], variants: []),
+            .init(key: "S4", scope: .singleton, dependencies: [.inCode("S2")], aliases: [], tags: [], variants: []),
+        ], operations: [.makeScope, .resolve(.key("S2", name: nil), .scope(0))])
+        let disagreement = await Self.check(program)
+        #expect(disagreement == nil, "\(disagreement.map(String.init(describing:)) ?? "")")
+        #expect(ModelRunner.runModel(program).lines.first == "1: error circularDependency at S2")
+    }
+}

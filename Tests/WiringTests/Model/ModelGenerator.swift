@@ -1,0 +1,134 @@
+/// Makes random ``ModelProgram``s from a seed: manifests the container accepts (references
+/// between services form no cycle and keep no scoped instance; resolves in code may do either,
+/// which the checks cannot see) and operations that use what exists.
+struct ModelGenerator {
+    var random: SeededGenerator
+
+    init(seed: UInt64) { random = SeededGenerator(seed: seed) }
+
+    private mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
+    private mutating func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &random)] }
+
+    mutating func program() -> ModelProgram {
+        let count = Int.random(in: 2...7, using: &random)
+        var services: [ModelProgram.Service] = (0..<count).map { index in
+            ModelProgram.Service(key: "S\(index)", scope: .unique, dependencies: [], aliases: [], tags: [], variants: [])
+        }
+        for index in services.indices {
+            services[index].scope = pick(ModelProgram.Scope.allCases)
+            if chance(40) { services[index].tags = [pick(["t0", "t1"])] }
+            if chance(30) {
+                let scope: ModelProgram.Scope? = chance(50) ? pick(ModelProgram.Scope.allCases) : nil
+                services[index].variants = [ModelProgram.Variant(name: pick(["eu", "us"]), scope: scope, dependencies: nil)]
+            }
+        }
+        for alias in 0..<ModelProgram.aliasCount where chance(50) {
+            services[Int.random(in: 0..<count, using: &random)].aliases.append(alias)
+        }
+        // From the last service back, so that what a service references is decided already.
+        var reachesScoped = Array(repeating: false, count: count)
+        for index in services.indices.reversed() {
+            let keeps = services[index].scope.keeps
+            var dependencies: [ModelProgram.Dependency] = []
+            for later in (index + 1)..<max(index + 1, count) where chance(35) && !(keeps && reachesScoped[later]) {
+                let variant = services[later].variants.first
+                // A variant's own scope may differ; reference it only when that cannot hold a scoped instance.
+                if let variant, chance(40), !(keeps && (variant.scope ?? services[later].scope) == .scoped) {
+                    dependencies.append(.reference(services[later].key, name: variant.name))
+                } else {
+                    dependencies.append(.reference(services[later].key, name: nil))
+                }
+            }
+            let tag = pick(["t0", "t1"])
+            let members = services.indices.filter { services[$0].tags.contains(tag) }
+            if chance(20), !members.isEmpty, members.allSatisfy({ $0 > index }), !(keeps && members.contains { reachesScoped[$0] }) {
+                dependencies.append(.tagged(tag))
+            }
+            if chance(15) { dependencies.append(.inCode(services[Int.random(in: 0..<count, using: &random)].key)) }
+            services[index].dependencies = dependencies
+            reachesScoped[index] = services[index].scope == .scoped || services[index].variants.contains { $0.scope == .scoped }
+                || dependencies.contains { dependency in
+                switch dependency {
+                case .reference(let key, _): reachesScoped[Int(key.dropFirst())!]
+                case .tagged(let tag): services.indices.contains { services[$0].tags.contains(tag) && reachesScoped[$0] }
+                case .inCode: false
+                }
+            }
+            // A variant that keeps must not inherit a path to a scoped instance.
+            if var variant = services[index].variants.first, (variant.scope ?? services[index].scope).keeps, reachesScoped[index] {
+                variant.scope = .unique
+                services[index].variants = [variant]
+            }
+        }
+        var program = ModelProgram(services: services, operations: [])
+        program.operations = operations(for: program)
+        return program
+    }
+
+    private mutating func operations(for program: ModelProgram) -> [ModelProgram.Operation] {
+        var operations: [ModelProgram.Operation] = []
+        var scopes = 0, children = 0
+        let inCode = program.services.contains { service in
+            (service.dependencies + service.variants.flatMap { $0.dependencies ?? [] }).contains { if case .inCode = $0 { true } else { false } }
+        }
+        let length = Int.random(in: 3...24, using: &random)
+        for _ in 0..<length {
+            switch Int.random(in: 0..<100, using: &random) {
+            case 0..<45:
+                let target = target(in: program)
+                // Scopes resolve no tags.
+                if case .tagged = target {
+                    operations.append(.resolve(target, place(scopes: 0, children: children)))
+                } else {
+                    operations.append(.resolve(target, place(scopes: scopes, children: children)))
+                }
+            // Concurrent resolves only where no factory resolves in code: with a cycle across
+            // tasks, how much each build did before it failed depends on the interleaving.
+            case 45..<53 where !inCode:
+                let resolves = (0..<Int.random(in: 2...4, using: &random)).map { _ in
+                    (target(in: program, tags: false), place(scopes: scopes, children: children))
+                }
+                operations.append(.concurrently(resolves))
+            case 53..<60:
+                operations.append(.reset)
+            case 60..<66:
+                operations.append(.resetService(pick(program.services).key))
+            case 66..<76:
+                operations.append(.makeScope)
+                scopes += 1
+            case 76..<82 where scopes > 0:
+                operations.append(.endScope(Int.random(in: 0..<scopes, using: &random)))
+            case 82..<92:
+                let keys = program.services.map(\.key)
+                let overrides = keys.filter { _ in chance(25) }
+                let shares = keys.filter { !overrides.contains($0) && chance(20) }
+                operations.append(.makeChild(overrides: overrides, shares: shares))
+                children += 1
+            case 92..<97 where children > 0:
+                operations.append(.shutDownChild(Int.random(in: 0..<children, using: &random)))
+            default:
+                if chance(30) { operations.append(.shutDown) }
+            }
+        }
+        return operations
+    }
+
+    private mutating func target(in program: ModelProgram, tags: Bool = true) -> ModelProgram.Target {
+        let aliases = (0..<ModelProgram.aliasCount).filter { alias in program.services.contains { $0.aliases.contains(alias) } }
+        let tagNames = ["t0", "t1"].filter { tag in program.services.contains { $0.tags.contains(tag) } }
+        let roll = Int.random(in: 0..<100, using: &random)
+        if roll < 15, !aliases.isEmpty { return .alias(pick(aliases)) }
+        if roll < 25, tags, !tagNames.isEmpty { return .tagged(pick(tagNames)) }
+        let service = pick(program.services)
+        if let variant = service.variants.first, chance(35) { return .key(service.key, name: variant.name) }
+        return .key(service.key, name: nil)
+    }
+
+    /// Where a resolve runs: the container, one of the `scopes` made, or one of the `children`.
+    private mutating func place(scopes: Int, children: Int) -> ModelProgram.Place {
+        let roll = Int.random(in: 0..<100, using: &random)
+        if roll < 40, scopes > 0 { return .scope(Int.random(in: 0..<scopes, using: &random)) }
+        if roll < 65, children > 0 { return .child(Int.random(in: 0..<children, using: &random)) }
+        return .root
+    }
+}

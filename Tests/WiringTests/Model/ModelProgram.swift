@@ -1,0 +1,135 @@
+/// A random program for the reference model check: a manifest (services with scopes, variants,
+/// aliases, tags and references) and the operations run against it (resolves by key, name,
+/// alias and tag, from the container, a scope or a child, some from several tasks at once;
+/// resets; scopes made and ended; children made with overrides and shares, and shut down;
+/// the container's shutdown).
+///
+/// The same program runs on the real ``Container`` (``ModelRunner``) and on the
+/// ``ReferenceModel``; both report ``Observation``s, which must agree.
+struct ModelProgram: CustomStringConvertible {
+    enum Scope: String, CaseIterable {
+        case unique, graph, cached, singleton, scoped
+        var keeps: Bool { self == .cached || self == .singleton }
+    }
+
+    /// A dependency of a service's factory: a `!service` reference (`static`), a `!tagged` one,
+    /// or a resolve by key in the factory's code, which the manifest's checks cannot see.
+    enum Dependency: Equatable {
+        case reference(String, name: String?)
+        case tagged(String)
+        case inCode(String)
+    }
+
+    struct Variant {
+        var name: String
+        var scope: Scope?
+        /// The variant's own dependencies, replacing its service's; `nil`: the service's.
+        var dependencies: [Dependency]?
+    }
+
+    struct Service {
+        var key: String
+        var scope: Scope
+        var dependencies: [Dependency]
+        /// Indexes of the alias protocols (`ModelAlias0`…) the service implements.
+        var aliases: [Int]
+        var tags: [String]
+        var variants: [Variant]
+    }
+
+    enum Target: Equatable {
+        case key(String, name: String?)
+        case alias(Int)
+        case tagged(String)
+    }
+
+    /// Where a resolve runs: the container, the `n`th scope made, the `n`th child made.
+    enum Place: Equatable {
+        case root
+        case scope(Int)
+        case child(Int)
+    }
+
+    enum Operation {
+        case resolve(Target, Place)
+        /// Resolves run from several tasks at once.
+        case concurrently([(Target, Place)])
+        case reset
+        case resetService(String)
+        case makeScope
+        case endScope(Int)
+        /// A child overriding the services `overrides` (each by a factory of its own) and
+        /// sharing the parent's instances of `shares`.
+        case makeChild(overrides: [String], shares: [String])
+        case shutDownChild(Int)
+        case shutDown
+    }
+
+    var services: [Service]
+    var operations: [Operation]
+
+    static let aliasCount = 4
+
+    /// The service `key` declares, if any.
+    func service(_ key: String) -> Service? { services.first { $0.key == key } }
+
+    // MARK: - The manifest
+
+    var yaml: String {
+        var text = "wiring: 1\nservices:\n"
+        for service in services {
+            text += "  \(service.key):\n    factory: node\n    scope: \(service.scope.rawValue)\n"
+            text += "    implements: [\(service.aliases.map { "ModelAlias\($0)" }.joined(separator: ", "))]\n"
+            if !service.tags.isEmpty { text += "    tags: [\(service.tags.joined(separator: ", "))]\n" }
+            text += "    args:\n" + Self.arguments(label: service.key, service.dependencies, indent: "      ")
+            if !service.variants.isEmpty {
+                text += "    names:\n"
+                for variant in service.variants {
+                    text += "      \(variant.name):\n"
+                    if let scope = variant.scope { text += "        scope: \(scope.rawValue)\n" }
+                    text += "        args:\n" + Self.arguments(label: "\(service.key)[\(variant.name)]",
+                                                             variant.dependencies ?? service.dependencies, indent: "          ")
+                }
+            }
+        }
+        return text
+    }
+
+    /// A factory's arguments: its label, its references, its tag and what it resolves in code.
+    private static func arguments(label: String, _ dependencies: [Dependency], indent: String) -> String {
+        var references: [String] = [], code: [String] = [], tag: String?
+        for dependency in dependencies {
+            switch dependency {
+            case .reference(let key, nil): references.append("!service \(key)")
+            case .reference(let key, let name?): references.append("!service { service: \(key), name: \(name) }")
+            case .tagged(let name): tag = name
+            case .inCode(let key): code.append(key)
+            }
+        }
+        var text = "\(indent)label: \"\(label)\"\n"
+        if !references.isEmpty { text += "\(indent)references: [\(references.joined(separator: ", "))]\n" }
+        if let tag { text += "\(indent)tagged: !tagged \(tag)\n" }
+        if !code.isEmpty { text += "\(indent)code: [\(code.joined(separator: ", "))]\n" }
+        return text
+    }
+
+    var description: String {
+        var text = yaml + "operations:\n"
+        for (index, operation) in operations.enumerated() { text += "  \(index): \(operation)\n" }
+        return text
+    }
+}
+
+/// A small, seedable random number generator (SplitMix64): a seed gives the same programs on
+/// every machine.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

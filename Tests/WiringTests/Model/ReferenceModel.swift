@@ -1,0 +1,214 @@
+/// The semantics of a manifest written to be obviously right, not fast: what a container
+/// must do with a ``ModelProgram``. Each rule is a line or two here; the real ``Container``
+/// is checked against it on random programs (``ModelCheckTests``).
+///
+/// - A registration is a service or one of its named variants (its own scope and arguments,
+///   else the service's). A resolve builds what it needs depth first, in the order the factory
+///   asks: `!service` references, then `!tagged` services (manifest order), then resolves in code.
+/// - `unique`: built at each resolve. `graph`: once per top-level resolve (everything built
+///   during it shares it). `cached` and `singleton`: kept by the container until `reset()`.
+///   `scoped`: kept by the scope resolving, an error without one, or when a service the
+///   container keeps is on the path (it would keep the scope's instance).
+/// - A registration met again on its own path is a circular dependency.
+/// - Kept instances' shutdown hooks run at the container's shutdown (also of instances a
+///   reset dropped), the last built first; a scope's, when it ends. A child's shutdown runs its
+///   own; the parent's shuts its live children down first, the most recent first.
+/// - A child resolves what it overrides with its own factory (in the service's scope), what it
+///   shares from its parent (a resolve of the parent's, each time), and everything else as its
+///   parent declares it, keeping its own instances.
+final class ReferenceModel {
+    struct Registration: Hashable {
+        let key: String
+        let name: String?
+        var label: String { name.map { "\(key)[\($0)]" } ?? key }
+    }
+
+    /// A container: the root or a child.
+    final class World {
+        let parent: World?
+        let overrides: Set<String>
+        let shares: Set<String>
+        var kept: [Registration: ModelNode] = [:]
+        /// Kept instances in the order built, for the shutdown hooks.
+        var hooks: [ModelNode] = []
+        var children: [World] = []
+        var isShutDown = false
+
+        init(parent: World?, overrides: Set<String> = [], shares: Set<String> = []) {
+            self.parent = parent
+            self.overrides = overrides
+            self.shares = shares
+        }
+    }
+
+    final class Scope {
+        var kept: [Registration: ModelNode] = [:]
+        var hooks: [ModelNode] = []
+        var ended = false
+    }
+
+    struct Failure: Error {
+        let kind: String
+        let service: String?
+    }
+
+    let program: ModelProgram
+    let root: World
+    private(set) var counts: [String: Int] = [:]
+
+    init(_ program: ModelProgram) {
+        self.program = program
+        root = World(parent: nil)
+    }
+
+    // MARK: - Declarations
+
+    func scope(of registration: Registration) -> ModelProgram.Scope {
+        let service = program.service(registration.key)!
+        return registration.name.flatMap { name in service.variants.first { $0.name == name }?.scope } ?? service.scope
+    }
+
+    /// The dependencies the factory asks for, in the order it asks.
+    func dependencies(of registration: Registration) -> [ModelProgram.Dependency] {
+        let service = program.service(registration.key)!
+        let written = registration.name.flatMap { name in service.variants.first { $0.name == name }?.dependencies } ?? service.dependencies
+        var ordered = written.filter { if case .reference = $0 { true } else { false } }
+        ordered += written.filter { if case .tagged = $0 { true } else { false } }
+        ordered += written.filter { if case .inCode = $0 { true } else { false } }
+        return ordered
+    }
+
+    /// Every service and variant with `tag`, in manifest order.
+    func tagged(_ tag: String) -> [Registration] {
+        program.services.filter { $0.tags.contains(tag) }.map { Registration(key: $0.key, name: nil) }
+    }
+
+    func registration(implementing alias: Int) -> Registration? {
+        program.services.first { $0.aliases.contains(alias) }.map { Registration(key: $0.key, name: nil) }
+    }
+
+    // MARK: - Resolving
+
+    /// A top-level resolve of `registration` in `world`, from `scope` when given.
+    func resolve(_ registration: Registration, in world: World, scope: Scope?) throws(Failure) -> ModelNode {
+        if world.isShutDown { throw Failure(kind: "shutDown", service: nil) }
+        var graph: [Registration: ModelNode] = [:]
+        return try build(registration, in: world, scope: scope, graph: &graph, path: [])
+    }
+
+    private func build(_ registration: Registration, in world: World, scope: Scope?, graph: inout [Registration: ModelNode],
+                       path: [Registration]) throws(Failure) -> ModelNode {
+        if path.contains(registration) { throw Failure(kind: "circularDependency", service: registration.label) }
+        // A child's share: the parent's instance, by a resolve of the parent's own.
+        if registration.name == nil, world.shares.contains(registration.key), let parent = world.parent {
+            return try resolve(registration, in: parent, scope: nil)
+        }
+        let scopeKind = self.scope(of: registration)
+        switch scopeKind {
+        case .singleton, .cached:
+            if let kept = world.kept[registration] { return kept }
+        case .scoped:
+            guard let scope, !path.contains(where: { self.scope(of: $0).keeps }) else {
+                throw Failure(kind: "scopeRequired", service: registration.label)
+            }
+            if scope.ended { throw Failure(kind: "shutDown", service: registration.label) }
+            if let kept = scope.kept[registration] { return kept }
+        case .graph:
+            if let built = graph[registration] { return built }
+        case .unique:
+            break
+        }
+        let node: ModelNode
+        if registration.name == nil, world.overrides.contains(registration.key) {
+            node = ModelNode(label: "override:\(registration.key)", dependencies: [])
+        } else {
+            var built: [ModelNode] = []
+            let onPath = path + [registration]
+            for dependency in dependencies(of: registration) {
+                switch dependency {
+                case .reference(let key, let name):
+                    built.append(try build(Registration(key: key, name: name), in: world, scope: scope, graph: &graph, path: onPath))
+                case .tagged(let tag):
+                    for member in tagged(tag) { built.append(try build(member, in: world, scope: scope, graph: &graph, path: onPath)) }
+                case .inCode(let key):
+                    built.append(try build(Registration(key: key, name: nil), in: world, scope: scope, graph: &graph, path: onPath))
+                }
+            }
+            node = ModelNode(label: registration.label, dependencies: built)
+        }
+        counts[node.label, default: 0] += 1
+        // An override's factory is the child's, without the service's shutdown hook.
+        let hasHook = !node.label.hasPrefix("override:")
+        switch scopeKind {
+        case .singleton, .cached:
+            world.kept[registration] = node
+            if hasHook { world.hooks.append(node) }
+        case .scoped:
+            scope?.kept[registration] = node
+            if hasHook { scope?.hooks.append(node) }
+        case .graph:
+            graph[registration] = node
+        case .unique:
+            break
+        }
+        return node
+    }
+
+    // MARK: - Lifecycle
+
+    /// Drops kept instances (of `key` only, when given); their hooks still run at shutdown.
+    func reset(_ world: World, key: String? = nil) {
+        world.kept = world.kept.filter { key != nil && $0.key.key != key }
+    }
+
+    /// Shuts `world` down: its live children first, the most recent first, then its kept
+    /// instances' hooks, the last built first. Returns the instances whose hooks ran.
+    func shutDown(_ world: World) -> [ModelNode] {
+        guard !world.isShutDown else { return [] }
+        world.isShutDown = true
+        var ran: [ModelNode] = []
+        for child in world.children.reversed() { ran += shutDown(child) }
+        world.children = []
+        ran += world.hooks.reversed()
+        world.hooks = []
+        world.kept = [:]
+        return ran
+    }
+
+    /// Ends `scope`: its instances' hooks, the last built first.
+    func end(_ scope: Scope) -> [ModelNode] {
+        guard !scope.ended else { return [] }
+        scope.ended = true
+        defer { scope.hooks = []; scope.kept = [:] }
+        return scope.hooks.reversed()
+    }
+
+    /// Whether a child sharing `shares` and overriding `overrides` is refused: a shared service
+    /// that is scoped, or whose declared references reach an overridden one (the parent's
+    /// instance would hold the parent's).
+    func refusesChild(overrides: Set<String>, shares: Set<String>) -> Bool {
+        for key in shares {
+            if scope(of: Registration(key: key, name: nil)) == .scoped { return true }
+            var pending = [Registration(key: key, name: nil)]
+            var seen: Set<Registration> = []
+            while let next = pending.popLast() {
+                guard seen.insert(next).inserted else { continue }
+                for dependency in dependencies(of: next) {
+                    switch dependency {
+                    case .reference(let key, let name):
+                        if name == nil, overrides.contains(key) { return true }
+                        pending.append(Registration(key: key, name: name))
+                    case .tagged(let tag):
+                        for member in tagged(tag) {
+                            if overrides.contains(member.key) { return true }
+                            pending.append(member)
+                        }
+                    case .inCode:
+                        break
+                    }
+                }
+            }
+        }
+        return false
+    }
+}
