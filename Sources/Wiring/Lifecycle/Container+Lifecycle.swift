@@ -117,7 +117,8 @@ extension Container {
             if entry.decorator < 0, entry.registration.keepsBeyondScope {
                 // A scoped service met again on its own path is a cycle first: the message that
                 // names the loop says more than the scope it closes through.
-                try checkCycle(registration, state: state)
+                // (One whose property hooks are running is no cycle; it stays a captive scope.)
+                _ = try checkCycle(registration, state: state)
                 throw scopeRequired(registration, keptBy: entry, state: state)
             }
             index += 1

@@ -170,7 +170,12 @@ extension Container {
     /// The frozen state for building `registration` below `parent`, once its cycle and depth
     /// checks passed.
     private func enter(_ registration: Registration, from parent: ResolutionState) throws(ResolutionError) -> ResolutionState {
-        try checkCycle(registration, state: parent)
+        // Property hooks are synchronous: an awaited resolve never comes back to an instance
+        // whose hooks are running, so a registration met again here is a cycle.
+        if try checkCycle(registration, state: parent) != nil {
+            throw ResolutionError(.circularDependency, message: "circular dependency: \(registration.step) is resolved again while it is built",
+                                  path: parent.steps + [registration.step])
+        }
         return parent.entering(PathEntry(registration: registration, decorator: -1))
     }
 

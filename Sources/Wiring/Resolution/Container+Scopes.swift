@@ -86,10 +86,12 @@ extension Container {
     ) throws(ResolutionError) -> Any {
         // Checked once the slot is found without an instance: a built one is handed out as
         // `current` would, and a cycle leaves the slot building, so it is never found built.
-        func checkBuildable() throws(ResolutionError) {
-            try checkCycle(registration, state: state)
+        /// The instance being built when its property hooks resolve back to it, else `nil`.
+        func checkBuildable() throws(ResolutionError) -> Any? {
+            if let instance = try checkCycle(registration, state: state) { return instance }
             // An async service is never waited for, nor built, synchronously.
             if registration.isAsync { throw awaitRequired(registration, state: state) }
+            return nil
         }
         while true {
             switch place.lookup(token: state.token, now: now) {
@@ -100,7 +102,8 @@ extension Container {
             case .build:
                 var hooks: [KeptInstances.Hook] = []
                 do {
-                    try checkBuildable()
+                    // The slot was free: nothing of this registration is being built here.
+                    _ = try checkBuildable()
                     return place.keep(try produce(registration, arguments: arguments, state: state, hooks: &hooks),
                                       of: registration, hooks: hooks, now: now)
                 } catch {
@@ -108,8 +111,14 @@ extension Container {
                     throw error
                 }
             case .wait(let build):
-                try checkBuildable()
-                try beginWaiting(registration, in: place.slot, state: state)
+                if let instance = try checkBuildable() { return instance }
+                if !WaitGraph.beginWaiting(state, for: place.slot) {
+                    // A cycle across threads: when it goes through builds whose property hooks
+                    // are running, their instances handed over break it.
+                    guard WaitGraph.handOverOffers(from: place.slot), WaitGraph.beginWaiting(state, for: place.slot) else {
+                        throw crossThreadCycle(registration, state: state)
+                    }
+                }
                 place.slot.waitSynchronously(for: build)
                 WaitGraph.endWaiting(state)
             }
@@ -118,17 +127,23 @@ extension Container {
 
     /// Records that `state` waits for `slot`, or throws when that closes a cycle.
     func beginWaiting(_ registration: Registration, in slot: InstanceSlot, state: ResolutionState) throws(ResolutionError) {
-        guard WaitGraph.beginWaiting(state, for: slot) else {
-            throw ResolutionError(
-                .circularDependency,
-                message: "circular dependency across threads: " + (state.steps + [registration.step]).map(\.description).joined(separator: " → ")
-                    + " is being built by a resolution that waits for this one",
-                path: state.steps + [registration.step])
-        }
+        guard WaitGraph.beginWaiting(state, for: slot) else { throw crossThreadCycle(registration, state: state) }
     }
 
-    func checkCycle(_ registration: Registration, state: ResolutionState) throws(ResolutionError) {
-        if let start = state.position(of: registration) { throw cycleError(registration, from: start, state: state) }
+    @inline(never)
+    private func crossThreadCycle(_ registration: Registration, state: ResolutionState) -> ResolutionError {
+        ResolutionError(
+            .circularDependency,
+            message: "circular dependency across threads: " + (state.steps + [registration.step]).map(\.description).joined(separator: " → ")
+                + " is being built by a resolution that waits for this one",
+            path: state.steps + [registration.step])
+    }
+
+    /// Throws when `registration` is on the path already (a cycle) or the path is too deep;
+    /// returns the instance being built instead when the registration met again is one whose
+    /// property hooks are running (a `graph` or kept service: see ``metAgain(_:from:state:)``).
+    func checkCycle(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any? {
+        if let start = state.position(of: registration) { return try metAgain(registration, from: start, state: state) }
         if state.path.count >= ResolutionState.maxDepth {
             throw tooDeepError(registration, state: state, forItsStack: false)
         }
@@ -137,6 +152,17 @@ extension Container {
         if !state.hasStackRoom {
             throw tooDeepError(registration, state: state, forItsStack: true)
         }
+        return nil
+    }
+
+    /// `registration`, met again on the path from `start`: the instance being built when its
+    /// factory has returned and its `resolvingProperties` hooks are running in this resolution
+    /// (how a hook closes a cycle, as Swinject's `initCompleted` does), unless the service is
+    /// `unique`, which has no one instance per resolution to hand back; else a cycle.
+    @inline(never)
+    private func metAgain(_ registration: Registration, from start: Int, state: ResolutionState) throws(ResolutionError) -> Any {
+        if case .unique = registration.keeping {} else if let instance = state.partialInstance(of: registration) { return instance }
+        throw cycleError(registration, from: start, state: state)
     }
 
     /// The error for `registration` met again on the path, from position `start`.
@@ -168,7 +194,7 @@ extension Container {
 
     /// Runs the factory and the decorators around it, with `registration` on the path.
     private func produce(_ registration: Registration, arguments: Arguments, state: ResolutionState) throws(ResolutionError) -> Any {
-        try checkCycle(registration, state: state)
+        if let instance = try checkCycle(registration, state: state) { return instance }
         var hooks: [KeptInstances.Hook] = []
         return try produce(registration, arguments: arguments, state: state, hooks: &hooks)
     }
@@ -234,7 +260,8 @@ extension Container {
     /// touched with cold caches; `--profile-requests N served cold`).
     @inline(__always)
     func produceNested(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any {
-        try checkCycle(registration, state: state)
+        // A plain registration has no property hooks: met again, it is a cycle.
+        _ = try checkCycle(registration, state: state)
         state.path.append(PathEntry(registration: registration, decorator: -1))
         defer { state.path.removeLast() }
         let context = FactoryContext(container: self, state: state, registration: registration)
@@ -256,7 +283,24 @@ extension Container {
     }
 
     /// Runs the registration's `resolvingProperties` hooks on the instance its factory built.
+    /// While they run, a resolve in this resolution that comes back to `registration` gets
+    /// `instance` (the factory's, before any decorator) instead of a cycle error.
     func resolveProperties(of instance: Any, _ registration: Registration, context: FactoryContext) throws(ResolutionError) {
+        guard !registration.propertyHooks.isEmpty else { return }
+        let state = context.state
+        state.partial.append((ObjectIdentifier(registration), instance))
+        // Offered on its slot too, for a resolution on another thread whose wait closes a cycle.
+        let slot: InstanceSlot? = switch registration.keeping {
+        case .kept(_, _, let own, let place): keptSlot(own, at: place)
+        case .scoped(let place): state.scope?.slot(at: place)
+        case .graph, .unique: nil
+        }
+        let builder = slot == nil ? [] : Set(state.lineage)
+        slot?.offer(instance, by: builder)
+        defer {
+            slot?.offer(nil, by: builder)
+            state.partial.removeLast()
+        }
         for hook in registration.propertyHooks {
             do {
                 try hook(context, instance)

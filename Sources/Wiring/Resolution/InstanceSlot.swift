@@ -74,6 +74,13 @@ struct InstanceSlot: Sendable {
         /// Suspended waiters, by number; changed only under the slot's lock.
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter = 0
+        /// The instance being built while its property hooks run (see ``InstanceSlot/offer(_:by:)``).
+        /// Changed only under the slot's lock.
+        var offered: Any?
+        /// The offered instance, handed to every resolution that looks the slot up until the
+        /// build ends, once a cycle across threads went through this build (see
+        /// ``InstanceSlot/handOverOffer()``): the build is then waited for by no one.
+        var partial: Any?
 
         /// Wakes every waiter: called once, after the slot left `.building(self)`.
         func end(_ done: DispatchGroup?, _ waiting: [CheckedContinuation<Void, Never>]) {
@@ -129,6 +136,7 @@ struct InstanceSlot: Sendable {
             case .weak(let reference):
                 if let object = reference.object { return .instance(object) }
             case .building(let builder, let waiters):
+                if let partial = waiters?.partial { return .instance(partial) }
                 if let waiters { return .wait(waiters) }
                 let build = Build()
                 state.pointee = .building(token: builder, waiters: build)
@@ -226,10 +234,43 @@ struct InstanceSlot: Sendable {
         if let (build, done, waiting) = ended { build.end(done, waiting) }
     }
 
-    /// Blocks the calling thread until `build` (a synchronous build) ends.
+    /// Offers `instance`, whose factory returned, while its property hooks run in the
+    /// resolution `builder` (its states' tokens) that builds this slot; `nil` withdraws the
+    /// offer once they ran. A resolution whose wait would close a cycle across threads through
+    /// this build takes it (``handOverOffer()``), so that two threads entering a cycle of
+    /// property hooks from both ends finish instead of failing.
+    func offer(_ instance: Any?, by builder: Set<ObjectIdentifier>) {
+        table.withLock { _, states in
+            guard case .building(let token, let waiters) = states[index], builder.contains(token) else { return }
+            let build = waiters ?? Build()
+            states[index] = .building(token: token, waiters: build)
+            build.offered = instance
+        }
+    }
+
+    /// Hands the instance offered by the build under way to its waiters and to every lookup
+    /// until the build ends; whether there was one to hand.
+    func handOverOffer() -> Bool {
+        let woken: (DispatchGroup?, [CheckedContinuation<Void, Never>])? = table.withLock { _, states in
+            guard case .building(_, let build?) = states[index], build.partial == nil, let offered = build.offered else { return nil }
+            build.partial = offered
+            defer {
+                build.done = nil
+                build.waiters = [:]
+            }
+            return (build.done, Array(build.waiters.values))
+        }
+        guard let (done, waiting) = woken else { return false }
+        done?.leave()
+        for waiter in waiting { waiter.resume() }
+        return true
+    }
+
+    /// Blocks the calling thread until `build` (a synchronous build) ends, or hands its
+    /// instance over.
     func waitSynchronously(for build: Build) {
         let done: DispatchGroup? = withState { state in
-            guard case .building(_, let current?) = state, current === build else { return nil }
+            guard case .building(_, let current?) = state, current === build, build.partial == nil else { return nil }
             if let done = build.done { return done }
             let done = DispatchGroup()
             done.enter()
@@ -251,7 +292,9 @@ struct InstanceSlot: Sendable {
                 let resumeNow: Bool = withState { state in
                     // Cancellation is flagged before its handler runs, so a cancelled task
                     // either sees the flag here or is resumed by the handler.
-                    guard case .building(_, let current?) = state, current === build, !Task.isCancelled else { return true }
+                    guard case .building(_, let current?) = state, current === build, build.partial == nil, !Task.isCancelled else {
+                        return true
+                    }
                     build.waiters[number] = waiter
                     return false
                 }
@@ -289,10 +332,11 @@ struct InstanceSlot: Sendable {
         }
     }
 
-    /// The resolution building the instance, if one is.
+    /// The resolution building the instance, if one is and has not handed it over (a build
+    /// handed over is waited for by no one).
     var builder: ObjectIdentifier? {
         withState { state in
-            if case .building(let token, _) = state { return token }
+            if case .building(let token, let waiters) = state, waiters?.partial == nil { return token }
             return nil
         }
     }
@@ -323,6 +367,25 @@ enum WaitGraph {
             }
             for token in chain { waiting[token, default: []].append((waiter.token, slot)) }
             return true
+        }
+    }
+
+    /// After ``beginWaiting(_:for:)`` found a cycle: hands over the instances offered by the
+    /// builds the walk from `slot` meets (their property hooks are running, see
+    /// ``InstanceSlot/offer(_:by:)``), which then no longer block; whether it handed any, and
+    /// a new wait may pass.
+    static func handOverOffers(from slot: InstanceSlot) -> Bool {
+        waiting.withLock { waiting in
+            var pending = [slot]
+            var followed = Set<ObjectIdentifier>()
+            var handed = false
+            while let next = pending.popLast() {
+                guard let builder = next.builder else { continue }
+                if next.handOverOffer() { handed = true }
+                guard followed.insert(builder).inserted else { continue }
+                pending += (waiting[builder] ?? []).map(\.slot)
+            }
+            return handed
         }
     }
 

@@ -23,6 +23,10 @@ final class ResolutionState {
     @exclusivity(unchecked) var scope: ContainerScope?
     /// The state this one was started from, for an async resolution's states.
     @exclusivity(unchecked) var parent: ResolutionState?
+    /// Instances whose factory returned and whose `resolvingProperties` hooks are running in
+    /// this resolution, by registration: a hook that resolves back to one gets it, as
+    /// Swinject's `initCompleted` does (see ``partialInstance(of:)``).
+    @exclusivity(unchecked) var partial: [(registration: ObjectIdentifier, instance: Any)] = []
     /// For a frozen state below another: the first frozen state of its async resolution,
     /// which keeps the resolution's `graph` instances; `nil` for that first state itself.
     private let frozenTop: ResolutionState?
@@ -185,6 +189,18 @@ final class ResolutionState {
         while index < path.count {
             if path[index].decorator < 0, path[index].registration === registration { return index }
             index += 1
+        }
+        return nil
+    }
+
+    /// The instance of `registration` whose property hooks are running in this resolution (on
+    /// this state or one it was forked from, for the hooks of an async factory's instance).
+    func partialInstance(of registration: Registration) -> Any? {
+        let id = ObjectIdentifier(registration)
+        var state: ResolutionState? = self
+        while let current = state {
+            if let found = current.partial.last(where: { $0.registration == id }) { return found.instance }
+            state = current.parent
         }
         return nil
     }
