@@ -69,9 +69,10 @@ struct Observation {
 
     mutating func note(_ line: String) { lines.append(line) }
 
-    /// How many times each factory built, by label. With resolves run concurrently, `graph`
-    /// services are left out: how many a kept service's build needs depends on whether it
-    /// was built in a resolution that had them already.
+    /// How many times each factory built, by label. With resolves run concurrently, only kept
+    /// services (singleton, cached, scoped): how many `graph` instances (and what they depend
+    /// on) a kept service's build needs depends on whether the resolution that built it had
+    /// them already, which depends on which task got there first.
     mutating func recordCounts(_ counts: [String: Int], of program: ModelProgram) {
         let concurrent = program.operations.contains { if case .concurrently = $0 { true } else { false } }
         let shown = counts.filter { label, _ in
@@ -81,7 +82,7 @@ struct Observation {
             let name = registration.contains("[") ? String(registration.drop { $0 != "[" }.dropFirst().dropLast()) : nil
             guard let service = program.service(key) else { return true }
             let scope = name.flatMap { name in service.variants.first { $0.name == name }?.scope } ?? service.scope
-            return scope != .graph
+            return scope.keeps || scope == .scoped
         }
         lines.append("built: " + shown.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " "))
     }
