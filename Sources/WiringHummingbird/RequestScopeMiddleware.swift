@@ -74,15 +74,18 @@ public struct RequestScopeMiddleware<Context: WiringRequestContext>: RouterMiddl
             await Self.end(scope, logger: logger)
             return response
         }
+        // A streamed body: the scope ends when it was written, or, when Hummingbird drops the
+        // response unwritten (the client went away before its head was sent), with the body.
         let body = response.body
+        let ending = ScopeEnding(scope, logger: logger)
         response.body = ResponseBody { writer in
             do {
                 try await body.write(writer)
             } catch {
-                await Self.end(scope, logger: logger)
+                await ending.end()
                 throw error
             }
-            await Self.end(scope, logger: logger)
+            await ending.end()
         }
         return response
     }

@@ -66,18 +66,19 @@ extension Response.Body {
         scopedStream request: Request, count: Int = -1,
         _ write: @escaping @Sendable (any AsyncBodyStreamWriter) async throws -> Void
     ) throws {
-        let held = try request.heldScope
-        held.handToBody()
+        let ending = try request.heldScope.handToBody(logger: request.logger)
         self.init(asyncStream: { writer in
             do {
                 try await write(writer)
                 try await writer.write(.end)
             } catch {
+                // Telling the writer may fail too (the client is gone): the body's own error
+                // is what is thrown, and the scope ends either way.
                 try? await writer.write(.error(error))
-                await held.end(of: request)
+                await ending.end()
                 throw error
             }
-            await held.end(of: request)
+            await ending.end()
         }, count: count, byteBufferAllocator: request.byteBufferAllocator)
     }
 }

@@ -183,7 +183,10 @@ public enum NotesScenarios {
             units.made.withLock { $0.append(unit) }
             return unit
         }
-        .onShutdown { unit in unit.end() }
+        .onShutdown { unit in
+            units.ends.add(1, ordering: .relaxed)
+            unit.end()
+        }
         return (registry, units)
     }
 
@@ -297,7 +300,19 @@ public enum NotesScenario: String, CaseIterable, Sendable, CustomTestStringConve
 /// The units of work a test's factory made, in order.
 public final class UnitsOfWork: Sendable {
     let made = Mutex<[UnitOfWork]>([])
+    /// How many times a unit's shutdown hook ran: once per scope that made one, however it ended.
+    let ends = Atomic(0)
     public var all: [UnitOfWork] { made.withLock { $0 } }
+    public var endCount: Int { ends.load(ordering: .relaxed) }
+
+    /// Waits (up to ten seconds) until `count` units' hooks ran, then a moment more, so that a
+    /// hook run twice would show; the count then.
+    public func settle(at count: Int) async throws -> Int {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while endCount < count && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(100))
+        return endCount
+    }
 }
 
 extension FileManager {

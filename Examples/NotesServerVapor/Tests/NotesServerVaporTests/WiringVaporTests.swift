@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -78,6 +79,52 @@ struct WiringVaporTests {
             while !made.allSatisfy(\.hasEnded) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             #expect(made.map(\.hasEnded) == [true, true, true])
         }
+    }
+
+    /// A request's scope ends exactly once on every path, over loopback: a scoped stream
+    /// written, a handler that throws, a scoped stream a later middleware replaced (so Vapor
+    /// never writes it), and a client gone before the response was written.
+    @Test func aRequestScopeEndsExactlyOnceOnEveryPath() async throws {
+        let (registry, units) = NotesScenarios.registryRecordingUnitsOfWork()
+        let app = try await Application.make(.testing)
+        /// Answers `/replaced` with a response of its own, dropping the route's.
+        struct Replacing: AsyncMiddleware {
+            func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+                let response = try await next.respond(to: request)
+                return request.url.path == "/replaced" ? Response(status: .ok, body: .init(string: "replaced")) : response
+            }
+        }
+        app.middleware.use(Replacing())
+        app.wiring.use(try Self.container(registry)) { scope, req in try scope.seed(RequestLog(requestID: req.url.path, logger: req.logger)) }
+        @Sendable func streamed(_ req: Request) async throws -> Response {
+            let unit = try await req.resolve(UnitOfWork.self)
+            return Response(body: try .init(scopedStream: req) { writer in try await writer.writeBuffer(ByteBuffer(string: unit.requestID)) })
+        }
+        app.get("streamed") { req async throws -> Response in try await streamed(req) }
+        app.get("replaced") { req async throws -> Response in try await streamed(req) }
+        app.get("fails") { req async throws -> Response in
+            _ = try await req.resolve(UnitOfWork.self)
+            throw Abort(.badRequest)
+        }
+        app.get("slow") { req async throws -> Response in
+            let response = try await streamed(req)
+            // Waits without heeding cancellation: the response is made after the client left.
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { done.resume() }
+            }
+            return response
+        }
+        try await serve(app, booting: true) { port in
+            #expect(try await get(port, "/streamed") == (200, "/streamed"))
+            #expect(try await units.settle(at: 1) == 1)
+            #expect(try await get(port, "/fails").0 == 400)
+            #expect(try await units.settle(at: 2) == 2)
+            #expect(try await get(port, "/replaced") == (200, "replaced"))
+            #expect(try await units.settle(at: 3) == 3)
+            try HangingUpClient.get(port: port, path: "/slow")
+            #expect(try await units.settle(at: 4) == 4)
+        }
+        #expect(units.all.count == 4 && units.all.allSatisfy(\.hasEnded))
     }
 
     @Test func theContainerStartsWhenTheApplicationBootsAndAFailureStopsTheBoot() async throws {
