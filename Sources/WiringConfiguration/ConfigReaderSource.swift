@@ -4,7 +4,10 @@ public import Wiring
 
 /// A swift-configuration `ConfigReader` as the place a container's `${key}` references read.
 ///
-/// A whole `${key}` keeps the type the reader's providers give the value: a string (the
+/// A key a typed argument's field reads whole (`port: "${http.port}"` for an `Int` field) is
+/// asked for once, as that type, so that an `AccessReporter` sees one access per key and read
+/// (a key missing, or of another type, is then read as any other is, for the message).
+/// Any other whole `${key}` keeps the type the reader's providers give the value: a string (the
 /// environment's, a JSON string), an integer, a number, a boolean, or a list of them. It is
 /// asked for as a string first, then as each other type in turn, so that a provider holding
 /// text (environment variables, command-line arguments) gives text, which typed arguments parse
@@ -29,6 +32,12 @@ public struct ConfigReaderSource: WatchableConfigurationSource {
         SnapshotSource(reader.snapshot()).value(forKey: key)
     }
 
+    /// The value of `key` read as `type` (one access of the reader), or as
+    /// ``value(forKey:)`` reads it when `type` is `nil`.
+    public func value(forKey key: String, as type: ConfigurationType?) -> ConfigurationValue? {
+        SnapshotSource(reader.snapshot()).value(forKey: key, as: type)
+    }
+
     /// Watches the reader's providers until the task is cancelled, calling `update` with each
     /// snapshot they report (swift-configuration keeps the newest one while `update` runs, so a
     /// burst of changes leaves the last).
@@ -50,7 +59,16 @@ private struct SnapshotSource: ConfigurationSource {
     }
 
     func value(forKey key: String) -> ConfigurationValue? {
+        value(forKey: key, as: nil)
+    }
+
+    /// With `type`, one access of that type; without, each type in turn until one reads. A
+    /// typed access that finds nothing is followed by the untyped reads: the reader answers a
+    /// missing key and one of another type alike, and only a value found lets the message say
+    /// what it was ("expected an integer, found a string from configuration key 'http.port'").
+    func value(forKey key: String, as type: ConfigurationType?) -> ConfigurationValue? {
         let key = ConfigKey(key)
+        if let type, let typed = value(forKey: key, as: type) { return typed }
         if let text = snapshot.string(forKey: key, isSecret: true) { return .string(text) }
         if let number = snapshot.int(forKey: key, isSecret: true) { return .int(number) }
         if let number = snapshot.double(forKey: key, isSecret: true) { return .double(number) }
@@ -60,6 +78,20 @@ private struct SnapshotSource: ConfigurationSource {
         if let numbers = snapshot.doubleArray(forKey: key, isSecret: true) { return .list(numbers.map(ConfigurationValue.double)) }
         if let flags = snapshot.boolArray(forKey: key, isSecret: true) { return .list(flags.map(ConfigurationValue.bool)) }
         return nil
+    }
+
+    /// One access of `key` as `type`.
+    private func value(forKey key: ConfigKey, as type: ConfigurationType) -> ConfigurationValue? {
+        switch type {
+        case .string: snapshot.string(forKey: key, isSecret: true).map(ConfigurationValue.string)
+        case .int: snapshot.int(forKey: key, isSecret: true).map(ConfigurationValue.int)
+        case .double: snapshot.double(forKey: key, isSecret: true).map(ConfigurationValue.double)
+        case .bool: snapshot.bool(forKey: key, isSecret: true).map(ConfigurationValue.bool)
+        case .stringList: snapshot.stringArray(forKey: key, isSecret: true).map { .list($0.map(ConfigurationValue.string)) }
+        case .intList: snapshot.intArray(forKey: key, isSecret: true).map { .list($0.map(ConfigurationValue.int)) }
+        case .doubleList: snapshot.doubleArray(forKey: key, isSecret: true).map { .list($0.map(ConfigurationValue.double)) }
+        case .boolList: snapshot.boolArray(forKey: key, isSecret: true).map { .list($0.map(ConfigurationValue.bool)) }
+        }
     }
 }
 

@@ -42,6 +42,38 @@ struct ConfigReaderRefreshTests {
         }
     }
 
+    /// Records each access the reader reports: the key, the type asked, whether it failed.
+    final class Accesses: AccessReporter, @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [String] = []
+        func report(_ event: AccessEvent) {
+            let failed: Bool
+            switch event.result {
+            case .success(let value): failed = value == nil
+            case .failure: failed = true
+            }
+            lock.withLock { events.append("\(event.metadata.key) as \(event.metadata.valueType)\(failed ? " failed" : "")") }
+        }
+        func take() -> [String] { lock.withLock { defer { events = [] }; return events } }
+    }
+
+    /// A refresh asks the reader once for each key, as the type the typed argument reads: an
+    /// app's `AccessReporter` sees no failed access for an integer key.
+    @Test func aRefreshReadsEachKeyOnceAsItsTypeWithNoFailedAccess() async throws {
+        let provider = MutableInMemoryProvider(initialValues: ["limits.rate": 10])
+        let accesses = Accesses()
+        let reader = ConfigReader(providers: [provider], accessReporter: accesses)
+        let container = try Container(manifest: manifest(), registry: registry(), contexts: .none, configuration: reader)
+        try await container.start()
+        _ = try await container.resolve(Limiter.self)
+        _ = accesses.take()
+        provider.setValue(25, forKey: "limits.rate")
+        let after = try await resolve(container) { $0.perSecond != 10 }
+        #expect(after.perSecond == 25)
+        #expect(accesses.take() == ["limits.rate as int"])
+        try await container.shutdown()
+    }
+
     @Test func aChangedValueRebuildsTheCachedServiceAndTheSingletonStays() async throws {
         let provider = MutableInMemoryProvider(initialValues: ["limits.rate": 10])
         let reader = ConfigReader(providers: [InMemoryProvider(values: ["other.key": 1]), provider])

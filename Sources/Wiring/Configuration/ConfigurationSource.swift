@@ -13,6 +13,42 @@ public protocol ConfigurationSource: Sendable {
     /// - Throws: When a provider has the key but cannot read it; the message is shown with the
     ///   key, at the value that reads it.
     func value(forKey key: String) throws -> ConfigurationValue?
+
+    /// The value of `key` read as `type`, the type the manifest needs there (a typed
+    /// argument's field reads the whole `${key}`), or as ``value(forKey:)`` reads it when
+    /// `type` is `nil`. A source over a reader that reports each access (swift-configuration's
+    /// `AccessReporter`) asks once, for that type. The default reads ``value(forKey:)``.
+    ///
+    /// - Throws: As ``value(forKey:)``.
+    func value(forKey key: String, as type: ConfigurationType?) throws -> ConfigurationValue?
+}
+
+extension ConfigurationSource {
+    /// Reads ``value(forKey:)``, whatever type the manifest needs.
+    public func value(forKey key: String, as type: ConfigurationType?) throws -> ConfigurationValue? {
+        try value(forKey: key)
+    }
+}
+
+/// The type a manifest needs of a configuration key: what the typed argument field reading the
+/// whole `${key}` holds.
+public enum ConfigurationType: Sendable, Hashable {
+    /// Text: a `String`, `URL` or enumeration field.
+    case string
+    /// An integer field, of any width.
+    case int
+    /// A `Double` or `Float` field.
+    case double
+    /// A `Bool` field.
+    case bool
+    /// A list of text.
+    case stringList
+    /// A list of integers.
+    case intList
+    /// A list of numbers.
+    case doubleList
+    /// A list of booleans.
+    case boolList
 }
 
 /// A ``ConfigurationSource`` whose values change while the app runs (swift-configuration's

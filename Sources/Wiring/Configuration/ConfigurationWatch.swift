@@ -29,6 +29,8 @@ final class ConfigurationWatch: Sendable {
     private let keys: [String]
     private let manifest: Manifest
     private let environment: [String: String]
+    /// The type each key is read as (see ``ExternalValues/types``).
+    private let types: [String: ConfigurationType]
     private let state: Locked<State>
 
     private struct State {
@@ -42,7 +44,7 @@ final class ConfigurationWatch: Sendable {
 
     /// A watch of `readers`; `nil` when there is none.
     init?(source: (any ConfigurationSource)?, readers: [ConfigurationReader], values: [String: ExternalValues.Lookup],
-          manifest: Manifest, environment: [String: String]) {
+          types: [String: ConfigurationType], manifest: Manifest, environment: [String: String]) {
         guard let source = source as? any WatchableConfigurationSource, !readers.isEmpty else { return nil }
         self.source = source
         self.readers = readers
@@ -58,6 +60,7 @@ final class ConfigurationWatch: Sendable {
         self.keys = keys
         self.manifest = manifest
         self.environment = environment
+        self.types = types
         state = Locked(State(seen: values))
     }
 
@@ -69,12 +72,15 @@ final class ConfigurationWatch: Sendable {
     /// instances are to be dropped: those refreshed that their container keeps, singletons
     /// excepted.
     func apply(_ current: any ConfigurationSource, logger: Logger?) -> [Registration] {
-        let external = ExternalValues(environment: environment, configuration: current)
+        var external = ExternalValues(environment: environment, configuration: current)
+        external.types = types
         let before = state.withLock { $0 }
         var seen = before.seen
         var changed = Set<String>()
+        var snapshot: [String: ExternalValues.Lookup] = [:]
         for key in keys {
             let found = external.lookup(key)
+            snapshot[key] = found
             if found != seen[key] {
                 changed.insert(key)
                 seen[key] = found
@@ -97,7 +103,9 @@ final class ConfigurationWatch: Sendable {
             }
         }
 
+        // Each key is read once a snapshot: the checks below use what was read above.
         var resolver = ValueResolver(manifest: manifest, values: external)
+        resolver.remember(snapshot)
         var dropped: [Registration] = []
         var failing = Set<Int>()
         for (registration, indices) in groups {

@@ -4,6 +4,9 @@
 package struct ExternalValues: Sendable {
     package let environment: [String: String]
     package let configuration: (any ConfigurationSource)?
+    /// The type the manifest needs of each configuration key a typed argument reads whole
+    /// (``Manifest/configurationTypes(schemas:)``): the source is asked for that type only.
+    package var types: [String: ConfigurationType] = [:]
 
     package init(environment: [String: String], configuration: (any ConfigurationSource)? = nil) {
         self.environment = environment
@@ -23,7 +26,7 @@ package struct ExternalValues: Sendable {
     package func lookup(_ name: String) -> Lookup {
         guard let configuration else { return environment[name].map { .set(.string($0)) } ?? .unset }
         do {
-            return try configuration.value(forKey: name).map(Lookup.set) ?? .unset
+            return try configuration.value(forKey: name, as: types[name]).map(Lookup.set) ?? .unset
         } catch {
             return .failed("\(error)")
         }

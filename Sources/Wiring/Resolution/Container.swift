@@ -157,6 +157,8 @@ public final class Container: Sendable {
         let registrations: [Registration]
         let configurationReaders: [ConfigurationReader]
         let configurationValues: [String: ExternalValues.Lookup]
+        /// The type each configuration key is read as, where its readers say.
+        let configurationTypes: [String: ConfigurationType]
 
         /// Applies `contexts` to `loaded` and binds it.
         init(
@@ -165,6 +167,10 @@ public final class Container: Sendable {
             // An unknown context is reported with everything binding the others finds.
             let (active, unknown) = contexts.chosen(for: loaded)
             manifest = try loaded.applying(contexts: active.map(\.name))
+            var values = values
+            // A source is asked for each key as the type its typed readers need.
+            if values.configuration != nil { values.types = manifest.configurationTypes(schemas: registry.argumentSchemas) }
+            configurationTypes = values.types
             var binder = Binder(manifest: manifest, registry: registry, values: values)
             let table = binder.bind()
             // The declared graph, as applied: captive dependencies are the container's warnings.
@@ -232,7 +238,8 @@ public final class Container: Sendable {
         logger = options.logger
         traceLogger = options.logger.flatMap { $0.logLevel <= .trace ? $0 : nil }
         configurationWatch = ConfigurationWatch(source: options.configuration, readers: bound.configurationReaders,
-                                                values: bound.configurationValues, manifest: bound.manifest, environment: environment)
+                                                values: bound.configurationValues, types: bound.configurationTypes,
+                                                manifest: bound.manifest, environment: environment)
         options.logger?.info("\(contextSummary)")
     }
 

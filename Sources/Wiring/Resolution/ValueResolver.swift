@@ -25,6 +25,12 @@ package struct ValueResolver: Sendable {
         self.external = values
     }
 
+    /// Takes `found` as what looking each of its names up gives: values read already (a
+    /// refresh's snapshot), not asked of the source again.
+    package mutating func remember(_ found: [String: ExternalValues.Lookup]) {
+        lookups.merge(found) { _, known in known }
+    }
+
     /// The value of `name` (an empty string is unset when the reference has a default).
     package mutating func lookup(_ name: String, hasDefault: Bool) -> ExternalValues.Lookup {
         let found: ExternalValues.Lookup

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Wiring
+@testable import Wiring
 
 /// `${key}` read from a container's configuration source (the seam WiringConfiguration's
 /// reader plugs into), with a source of the test's own.
@@ -121,5 +121,44 @@ struct ConfigurationSourceTests {
             #expect(message.contains("argument 'port' of service \(key): expected an integer, found a string from configuration key 'http.port'"), "\(message)")
             #expect(!message.contains("eighty-secret"))
         }
+    }
+
+    /// What a refresh asks the source: each key once a snapshot, as the type the typed field
+    /// reading it whole needs (through a parameter too); a key only `r.arg` reads, untyped.
+    @Test func aRefreshAsksEachKeyOnceAsTheTypeItsTypedReaderNeeds() async throws {
+        final class Recording: WatchableConfigurationSource, @unchecked Sendable {
+            let values = Locked<[String: ConfigurationValue]>([:])
+            let asked = Locked<[String]>([])
+            func value(forKey key: String) -> ConfigurationValue? { value(forKey: key, as: nil) }
+            func value(forKey key: String, as type: ConfigurationType?) -> ConfigurationValue? {
+                asked.withLock { $0.append("\(key) as \(type.map { "\($0)" } ?? "any")") }
+                return values.withLock { $0[key] }
+            }
+            func watch(_ update: @Sendable (_ current: any ConfigurationSource) async -> Void) async throws {}
+        }
+        let source = Recording()
+        source.values.withLock {
+            $0 = ["pool.size": .int(8), "pool.ratio": .double(0.5), "pool.enabled": .bool(true),
+                  "pool.hosts": .list([.string("a")]), "greeting": .string("hi")]
+        }
+        let registry = FactoryRegistry()
+        registry.factory("limits", args: Limits.self) { _, args in args.size }
+        registry.factory("text") { r in try r.arg("text", as: String.self) }
+        let container = try Container(manifest: try TestSupport.temporaryFile("""
+            wiring: 1
+            parameters:
+              ratio: "${pool.ratio}"
+            services:
+              Int: { factory: limits, scope: cached, args: { size: "${pool.size}", ratio: "$(ratio)", enabled: "${pool.enabled}", hosts: "${pool.hosts}" } }
+              String: { factory: text, scope: cached, args: { text: "${greeting}" } }
+            """, name: "services.yaml"), registry: registry, contexts: .none, options: .init(environment: [:], configuration: source))
+        #expect(try await container.resolve(key: "Int") as? Int == 8)
+        source.asked.withLock { $0 = [] }
+        source.values.withLock { $0["pool.size"] = .int(9); $0["greeting"] = .string("hello") }
+        await container.refresh(from: source)
+        #expect(source.asked.withLock { $0.sorted() } == [
+            "greeting as any", "pool.enabled as bool", "pool.hosts as stringList", "pool.ratio as double", "pool.size as int",
+        ])
+        #expect(try await container.resolve(key: "Int") as? Int == 9)
     }
 }
