@@ -42,7 +42,7 @@ extension Manifest {
             guard service.decorates == nil else { continue }
             for variant in service.names {
                 let factoryKey = variant.factory?.value ?? service.factoryKey
-                let args = variant.args.map { (service.args ?? ManifestMap([], at: variant.location)).overlaid(by: $0) } ?? service.args
+                let args = service.arguments(of: variant)
                 let owner = "\(service.key)[\(variant.name)]"
                 let found = check(fill, args, owner, variant.location, factoryKey, (service.key, reported)) ?? []
                 diagnostics += ArgumentFill.excludingInherited(found, of: owner, reported: reported, by: service.key)

@@ -20,7 +20,7 @@ extension Manifest {
         for service in services where service.hasFactory {
             read(service.args, factoryKey: service.factoryKey)
             for variant in service.names {
-                let args = variant.args.map { (service.args ?? ManifestMap([], at: variant.location)).overlaid(by: $0) } ?? service.args
+                let args = service.arguments(of: variant)
                 read(args, factoryKey: variant.factory?.value ?? service.factoryKey)
             }
         }

@@ -89,6 +89,12 @@ public struct ServiceDefinition: Sendable {
     /// The key of the factory that builds this service: `factory:`, or the service key.
     public var factoryKey: String { factory?.value ?? key }
 
+    /// The arguments of `variant` as its factory reads them: the variant's own laid over the
+    /// service's, key by key (the service's when the variant sets none).
+    func arguments(of variant: NamedVariant) -> ManifestMap? {
+        variant.args.map { (args ?? ManifestMap([], at: variant.location)).overlaid(by: $0) } ?? args
+    }
+
     /// Whether a factory builds it: every service but a `seeded: true` one that names none,
     /// whose instances only ever come from `ContainerScope.seed(_:)`.
     public var hasFactory: Bool { factory != nil || seeded?.value != true }

@@ -172,9 +172,8 @@ extension Container {
     private func enter(_ registration: Registration, from parent: ResolutionState) throws(ResolutionError) -> ResolutionState {
         // Property hooks are synchronous: an awaited resolve never comes back to an instance
         // whose hooks are running, so a registration met again here is a cycle.
-        if try checkCycle(registration, state: parent) != nil {
-            throw ResolutionError(.circularDependency, message: "circular dependency: \(registration.step) is resolved again while it is built",
-                                  path: parent.steps + [registration.step])
+        if try checkCycle(registration, state: parent) != nil, let start = parent.position(of: registration) {
+            throw cycleError(registration, from: start, state: parent)
         }
         return parent.entering(PathEntry(registration: registration, decorator: -1))
     }

@@ -172,7 +172,7 @@ extension Container {
     /// the checks (``checkCycle(_:state:)``'s frame: 496 bytes with the messages in it, 24
     /// without; the served request, 8,615 → 8,575 instructions).
     @inline(never)
-    private func cycleError(_ registration: Registration, from start: Int, state: ResolutionState) -> ResolutionError {
+    func cycleError(_ registration: Registration, from start: Int, state: ResolutionState) -> ResolutionError {
         let cycle = state.path[start...].map(\.step) + [registration.step]
         return ResolutionError(
             .circularDependency,

@@ -106,8 +106,8 @@ public struct FactoryContext: @unchecked Sendable {
     private func failure(_ error: ManifestError, reading value: ManifestValue, at key: String) -> String {
         let detail = error.diagnostics.first?.message ?? "cannot be read"
         guard value.isSecret || value.isInterpolated else { return detail }
-        let registrationArgs = decorator < 0 ? registration.source(ofArgument: key) : registration.decorators[decorator].source(ofArgument: key)
-        guard let source = registrationArgs else { return detail }
+        let source = decorator < 0 ? registration.source(ofArgument: key) : registration.decorators[decorator].source(ofArgument: key)
+        guard let source else { return detail }
         let found = "found \(value.foundDescription())"
         guard detail.hasSuffix(found) else { return "\(detail) (the value of \(source))" }
         return "\(detail.dropLast(found.count))found \(value.foundDescription(source: source))"
