@@ -74,6 +74,16 @@ struct ConfigReaderRefreshTests {
         try await container.shutdown()
     }
 
+    /// Building a container asks the reader once for each key, as the type the typed argument
+    /// reads, though two services read it: no failed access.
+    @Test func aBuildReadsEachKeyOnceAsItsTypeWithNoFailedAccess() throws {
+        let accesses = Accesses()
+        let reader = ConfigReader(providers: [InMemoryProvider(values: ["limits.rate": 10])], accessReporter: accesses)
+        let container = try Container(manifest: manifest(), registry: registry(), contexts: .none, configuration: reader)
+        #expect(try container.resolve(Limiter.self).perSecond == 10)
+        #expect(accesses.take() == ["limits.rate as int"])
+    }
+
     @Test func aChangedValueRebuildsTheCachedServiceAndTheSingletonStays() async throws {
         let provider = MutableInMemoryProvider(initialValues: ["limits.rate": 10])
         let reader = ConfigReader(providers: [InMemoryProvider(values: ["other.key": 1]), provider])

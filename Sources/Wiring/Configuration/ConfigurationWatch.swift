@@ -77,10 +77,8 @@ final class ConfigurationWatch: Sendable {
         let before = state.withLock { $0 }
         var seen = before.seen
         var changed = Set<String>()
-        var snapshot: [String: ExternalValues.Lookup] = [:]
         for key in keys {
             let found = external.lookup(key)
-            snapshot[key] = found
             if found != seen[key] {
                 changed.insert(key)
                 seen[key] = found
@@ -103,9 +101,8 @@ final class ConfigurationWatch: Sendable {
             }
         }
 
-        // Each key is read once a snapshot: the checks below use what was read above.
+        // Each key is read once a snapshot: the checks below share what `external` read above.
         var resolver = ValueResolver(manifest: manifest, values: external)
-        resolver.remember(snapshot)
         var dropped: [Registration] = []
         var failing = Set<Int>()
         for (registration, indices) in groups {

@@ -1,12 +1,17 @@
 /// What `${name}` reads: the environment, or a container's ``ConfigurationSource`` when it has
 /// one (then every `${name}` is a configuration key, and the environment is read only through
 /// the source's providers).
+///
+/// Copies share what they have read: loading a manifest, checking its files and binding it ask
+/// the source for each key once, as the type ``types`` gives it (the first lookup's type).
 package struct ExternalValues: Sendable {
     package let environment: [String: String]
     package let configuration: (any ConfigurationSource)?
     /// The type the manifest needs of each configuration key a typed argument reads whole
     /// (``Manifest/configurationTypes(schemas:)``): the source is asked for that type only.
     package var types: [String: ConfigurationType] = [:]
+    /// What each key read so far gave, shared by every copy.
+    private let read = Locked<[String: Lookup]>([:])
 
     package init(environment: [String: String], configuration: (any ConfigurationSource)? = nil) {
         self.environment = environment
@@ -25,11 +30,15 @@ package struct ExternalValues: Sendable {
     /// it, and counts an empty string as unset where the reference has a default).
     package func lookup(_ name: String) -> Lookup {
         guard let configuration else { return environment[name].map { .set(.string($0)) } ?? .unset }
+        if let known = read.withLock({ $0[name] }) { return known }
+        let found: Lookup
         do {
-            return try configuration.value(forKey: name, as: types[name]).map(Lookup.set) ?? .unset
+            found = try configuration.value(forKey: name, as: types[name]).map(Lookup.set) ?? .unset
         } catch {
-            return .failed("\(error)")
+            found = .failed("\(error)")
         }
+        read.withLock { $0[name] = found }
+        return found
     }
 
     /// What a reference to `name` with no default reports when `found` cannot fill it in;

@@ -184,12 +184,11 @@ public final class ReloadingContainer: Sendable {
         // poll. The files the manifest in force reads, then any the edit brought in (a new
         // import with a mistake, fixed next), so that the next edit of any of them is seen.
         let before = Self.stamps(of: container.manifest.files)
-        let (validation, files) = Container.load(manifest: path, options: options)
+        let (bound, files) = Container.bind(manifest: path, registry: registry, contexts: contexts, options: options)
         let stamps = before.merging(Self.stamps(of: files.filter { !before.keys.contains($0) })) { earlier, _ in earlier }
         let fresh: Container
         do throws(ManifestError) {
-            guard let manifest = validation.manifest else { throw ManifestError(validation.diagnostics) }
-            fresh = try Container(manifest: manifest, registry: registry, contexts: contexts, options: options)
+            fresh = Container(bound: try bound.get(), options: options)
         } catch {
             state.withLock { $0.stamps = stamps }
             let listed = error.errors.map { $0.formatted() }.joined(separator: "\n")

@@ -134,18 +134,34 @@ public final class Container: Sendable {
         manifest path: String, registry: FactoryRegistry, contexts: ContextSelection = .launch(),
         options: Options = Options()
     ) throws(ManifestError) {
-        let validation = Self.load(manifest: path, options: options).validation
-        guard let manifest = validation.manifest else { throw ManifestError(validation.diagnostics) }
-        try self.init(manifest: manifest, registry: registry, contexts: contexts, options: options)
+        let bound = Self.bind(manifest: path, registry: registry, contexts: contexts, options: options).bound
+        self.init(bound: try bound.get(), options: options)
     }
 
-    /// Loads and checks the manifest at `path` as a container built with `options` does: its
-    /// validation, and the files read (the root and its imports, also when it has errors).
-    static func load(manifest path: String, options: Options) -> (validation: ManifestValidation, files: [String]) {
+    /// Loads, checks and binds the manifest at `path` as a container built with `options` does:
+    /// what the container is made of, and the files read (the root and its imports, also when
+    /// they have errors).
+    ///
+    /// One ``ExternalValues`` serves checking the files and binding: a configuration source is
+    /// asked for each key once, as the type the manifest with `contexts` applied needs it as.
+    static func bind(
+        manifest path: String, registry: FactoryRegistry, contexts: ContextSelection, options: Options
+    ) -> (bound: Result<Bound, ManifestError>, files: [String]) {
         var loader = ManifestLoader(environment: options.environment)
         loader.configuration = options.configuration
         let read = loader.read(path)
-        return (loader.finishCheck(read, eachContext: false), read.manifest.files)
+        var values = loader.values
+        if values.configuration != nil {
+            // A manifest whose contexts do not apply fails below with that error: its keys are
+            // then read as any value is, which only the message can show.
+            if let applied = try? read.manifest.applying(contexts: contexts.chosen(for: read.manifest).known.map(\.name)) {
+                values.types = applied.configurationTypes(schemas: registry.argumentSchemas)
+            }
+        }
+        let validation = loader.finishCheck(read, values: values, eachContext: false)
+        guard let manifest = validation.manifest else { return (.failure(ManifestError(validation.diagnostics)), read.manifest.files) }
+        return (Result { () throws(ManifestError) in try Bound(manifest, registry: registry, contexts: contexts, values: values) },
+                read.manifest.files)
     }
 
     /// A manifest bound to a registry with its contexts applied: what a container is made of.
@@ -159,6 +175,8 @@ public final class Container: Sendable {
         let configurationValues: [String: ExternalValues.Lookup]
         /// The type each configuration key is read as, where its readers say.
         let configurationTypes: [String: ConfigurationType]
+        /// What `${NAME}` reads when there is no configuration source.
+        let environment: [String: String]
 
         /// Applies `contexts` to `loaded` and binds it.
         init(
@@ -168,9 +186,11 @@ public final class Container: Sendable {
             let (active, unknown) = contexts.chosen(for: loaded)
             manifest = try loaded.applying(contexts: active.map(\.name))
             var values = values
-            // A source is asked for each key as the type its typed readers need.
+            // A source is asked for each key as the type its typed readers need (a key read
+            // while the manifest was checked was asked as this type already).
             if values.configuration != nil { values.types = manifest.configurationTypes(schemas: registry.argumentSchemas) }
             configurationTypes = values.types
+            environment = values.environment
             var binder = Binder(manifest: manifest, registry: registry, values: values)
             let table = binder.bind()
             // The declared graph, as applied: captive dependencies are the container's warnings.
@@ -201,11 +221,10 @@ public final class Container: Sendable {
     ) throws(ManifestError) {
         let values = ExternalValues(environment: options.environment ?? ProcessInfo.processInfo.environment,
                                     configuration: options.configuration)
-        self.init(bound: try Bound(loaded, registry: registry, contexts: contexts, values: values), options: options,
-                  environment: values.environment)
+        self.init(bound: try Bound(loaded, registry: registry, contexts: contexts, values: values), options: options)
     }
 
-    init(bound: Bound, options: Options, environment: [String: String]) {
+    init(bound: Bound, options: Options) {
         self.manifest = bound.manifest
         self.activeContexts = bound.activeContexts
         self.diagnostics = bound.diagnostics
@@ -239,7 +258,7 @@ public final class Container: Sendable {
         traceLogger = options.logger.flatMap { $0.logLevel <= .trace ? $0 : nil }
         configurationWatch = ConfigurationWatch(source: options.configuration, readers: bound.configurationReaders,
                                                 values: bound.configurationValues, types: bound.configurationTypes,
-                                                manifest: bound.manifest, environment: environment)
+                                                manifest: bound.manifest, environment: bound.environment)
         options.logger?.info("\(contextSummary)")
     }
 

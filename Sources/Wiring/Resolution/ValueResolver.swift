@@ -8,9 +8,6 @@ package struct ValueResolver: Sendable {
     /// Where `${name}` reads.
     package let external: ExternalValues
     package private(set) var diagnostics: [Diagnostic] = []
-    /// Every name looked up so far, with what was found: a configuration source is asked once
-    /// a key.
-    private var lookups: [String: ExternalValues.Lookup] = [:]
     /// Every parameter's value with its references filled in, once they are computed (see
     /// ``resolveParameters()``).
     private var parameterValues: [String: ManifestValue]?
@@ -25,27 +22,15 @@ package struct ValueResolver: Sendable {
         self.external = values
     }
 
-    /// Takes `found` as what looking each of its names up gives: values read already (a
-    /// refresh's snapshot), not asked of the source again.
-    package mutating func remember(_ found: [String: ExternalValues.Lookup]) {
-        lookups.merge(found) { _, known in known }
-    }
-
     /// The value of `name` (an empty string is unset when the reference has a default).
-    package mutating func lookup(_ name: String, hasDefault: Bool) -> ExternalValues.Lookup {
-        let found: ExternalValues.Lookup
-        if let known = lookups[name] {
-            found = known
-        } else {
-            found = external.lookup(name)
-            lookups[name] = found
-        }
+    package func lookup(_ name: String, hasDefault: Bool) -> ExternalValues.Lookup {
+        let found = external.lookup(name)
         if hasDefault, case .set(.string(let text)) = found, text.isEmpty { return .unset }
         return found
     }
 
     /// Whether a reference to `name` with `fallback` can be filled in.
-    package mutating func canFill(_ name: String, fallback: String?) -> Bool {
+    package func canFill(_ name: String, fallback: String?) -> Bool {
         if fallback != nil { return true }
         if case .set = lookup(name, hasDefault: false) { return true }
         return false

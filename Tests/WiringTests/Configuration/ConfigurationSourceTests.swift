@@ -24,6 +24,18 @@ struct ConfigurationSourceTests {
         var hosts: [String]
     }
 
+    /// A source that records what it is asked: "key as type" ("any" when untyped).
+    final class Recording: WatchableConfigurationSource, @unchecked Sendable {
+        let values = Locked<[String: ConfigurationValue]>([:])
+        let asked = Locked<[String]>([])
+        func value(forKey key: String) -> ConfigurationValue? { value(forKey: key, as: nil) }
+        func value(forKey key: String, as type: ConfigurationType?) -> ConfigurationValue? {
+            asked.withLock { $0.append("\(key) as \(type.map { "\($0)" } ?? "any")") }
+            return values.withLock { $0[key] }
+        }
+        func watch(_ update: @Sendable (_ current: any ConfigurationSource) async -> Void) async throws {}
+    }
+
     func container(_ yaml: String, _ source: Values) throws -> Container {
         let registry = FactoryRegistry()
         registry.factory("limits", args: Limits.self) { _, args in args.size }
@@ -126,16 +138,6 @@ struct ConfigurationSourceTests {
     /// What a refresh asks the source: each key once a snapshot, as the type the typed field
     /// reading it whole needs (through a parameter too); a key only `r.arg` reads, untyped.
     @Test func aRefreshAsksEachKeyOnceAsTheTypeItsTypedReaderNeeds() async throws {
-        final class Recording: WatchableConfigurationSource, @unchecked Sendable {
-            let values = Locked<[String: ConfigurationValue]>([:])
-            let asked = Locked<[String]>([])
-            func value(forKey key: String) -> ConfigurationValue? { value(forKey: key, as: nil) }
-            func value(forKey key: String, as type: ConfigurationType?) -> ConfigurationValue? {
-                asked.withLock { $0.append("\(key) as \(type.map { "\($0)" } ?? "any")") }
-                return values.withLock { $0[key] }
-            }
-            func watch(_ update: @Sendable (_ current: any ConfigurationSource) async -> Void) async throws {}
-        }
         let source = Recording()
         source.values.withLock {
             $0 = ["pool.size": .int(8), "pool.ratio": .double(0.5), "pool.enabled": .bool(true),
@@ -160,5 +162,75 @@ struct ConfigurationSourceTests {
             "greeting as any", "pool.enabled as bool", "pool.hosts as stringList", "pool.ratio as double", "pool.size as int",
         ])
         #expect(try await container.resolve(key: "Int") as? Int == 9)
+    }
+
+    /// What building a container asks the source: each key once however many files, services,
+    /// parameters and contexts read it, as the type of the typed field reading it whole with the
+    /// chosen contexts applied; a key read only by `r.arg`, or only in a context that does not
+    /// apply, untyped. The same of a manifest reload.
+    @Test func aBuildAsksEachKeyOnceAsTheTypeItsTypedReaderNeeds() async throws {
+        let source = Recording()
+        source.values.withLock {
+            $0 = ["pool.size": .int(8), "pool.ratio": .double(0.5), "pool.enabled": .bool(true),
+                  "pool.hosts": .list([.string("a")]), "greeting": .string("hi"), "staging.only": .int(1)]
+        }
+        let registry = FactoryRegistry()
+        registry.factory("limits", args: Limits.self) { _, args in args.size }
+        registry.factory("text") { r in try r.arg("text", as: String.self) }
+        let folder = try TestSupport.temporaryFolder()
+        try Data("""
+            wiring: 1
+            parameters:
+              ratio: "${pool.ratio}"
+            services:
+              Int: { factory: limits, args: { size: "${pool.size}", ratio: "$(ratio)", enabled: "${pool.enabled}", hosts: "${pool.hosts}" } }
+              String: { factory: text, args: { text: "${greeting}" } }
+            """.utf8).write(to: folder.appendingPathComponent("more.yaml"))
+        try Data("""
+            wiring: 1
+            services:
+              Int: { names: { other: { factory: limits, args: { size: "${pool.size}", ratio: 1, enabled: "${pool.enabled}", hosts: [] } } } }
+              String: { names: { other: { args: { text: "${greeting} again" } } } }
+            """.utf8).write(to: folder.appendingPathComponent("services.production.yaml"))
+        try Data("""
+            wiring: 1
+            services:
+              String: { args: { text: "${staging.only}" } }
+            """.utf8).write(to: folder.appendingPathComponent("services.staging.yaml"))
+        let root = folder.appendingPathComponent("services.yaml").path
+        try Data("""
+            wiring: 1
+            imports: [more.yaml]
+            parameters:
+              size: "${pool.size}"
+            services:
+              Double: { factory: limits, args: { size: "$(size)", ratio: "${pool.ratio}", enabled: true, hosts: "${pool.hosts}" } }
+            """.utf8).write(to: URL(fileURLWithPath: root))
+        let expected = [
+            "greeting as any", "pool.enabled as bool", "pool.hosts as stringList", "pool.ratio as double", "pool.size as int",
+            "staging.only as any",
+        ]
+        let options = Container.Options(environment: [:], configuration: source)
+        let container = try Container(manifest: root, registry: registry, contexts: .explicit("production"), options: options)
+        #expect(source.asked.withLock { $0.sorted() } == expected)
+        #expect(try await container.resolve(key: "Int", name: "other") as? Int == 8)
+
+        source.asked.withLock { $0 = [] }
+        let reloading = try ReloadingContainer(manifest: root, registry: registry, contexts: .explicit("production"),
+                                               options: options, pollInterval: .milliseconds(10))
+        #expect(source.asked.withLock { $0.sorted() } == expected)
+        source.asked.withLock { $0 = [] }
+        try await reloading.start()
+        try Data("""
+            wiring: 1
+            imports: [more.yaml]
+            services:
+              Double: { factory: limits, args: { size: "${pool.size}", ratio: "${pool.ratio}", enabled: true, hosts: "${pool.hosts}" } }
+            """.utf8).write(to: URL(fileURLWithPath: root))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while reloading.reloads == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(reloading.reloads == 1)
+        #expect(source.asked.withLock { $0.sorted() } == expected)
+        try await reloading.shutdown()
     }
 }

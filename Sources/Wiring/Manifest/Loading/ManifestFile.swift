@@ -13,6 +13,8 @@ package struct ManifestFile: Sendable {
     package var defaultScope: Located<Scope>?
     package var customScopes: [CustomScope] = []
     package var parameterReferences = ParameterReferences()
+    /// The configuration keys read with no default, to check once the manifest is assembled.
+    package var configurationReads: [ConfigurationRead] = []
 
     package init(path: String) { self.path = path }
 

@@ -14,6 +14,8 @@ package struct ManifestFileDecoder {
     /// The `$(name)` references found so far, and the context being decoded.
     private var parameterReferences = ParameterReferences()
     private var currentContext: String?
+    /// The `${key}` references without a default found so far, when a configuration is given.
+    package private(set) var configurationReads: [ConfigurationRead] = []
 
     package init(file: String, values external: ExternalValues) {
         self.file = file
@@ -44,6 +46,7 @@ package struct ManifestFileDecoder {
         }
         decodeContexts(fields, into: &manifest)
         manifest.parameterReferences = parameterReferences
+        manifest.configurationReads = configurationReads
         values.seal()
         return manifest
     }
@@ -454,16 +457,9 @@ extension ManifestFileDecoder: ValueChecker {
                     let place = currentContext.map { " (context '\($0)')" } ?? ""
                     if external.configuration != nil {
                         // A configuration was given (a container's, `validate --config FILE`): it
-                        // is the one the container reads, so a key it lacks is an error; in a
-                        // context, one only when that context applies (binding reports it then).
-                        if let problem = external.problem(reading: name, found: external.lookup(name)) {
-                            if currentContext == nil {
-                                diagnostics.append(.error(problem, at: location(node)))
-                            } else {
-                                diagnostics.append(.warning(problem + place + "; building a container with that context will fail unless it is set",
-                                                            at: location(node)))
-                            }
-                        }
+                        // is the one the container reads, so a key it lacks is an error. It is
+                        // asked once the manifest is assembled, as the type it is needed as.
+                        configurationReads.append(ConfigurationRead(name: name, location: location(node), context: currentContext))
                     } else if ExternalValues.isConfigurationKey(name) {
                         // A dotted name is a configuration key, read through the reader a
                         // container is given: not guessed at from the environment.

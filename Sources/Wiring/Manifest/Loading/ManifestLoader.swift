@@ -49,7 +49,7 @@ public struct ManifestLoader: Sendable {
     public func load(_ path: String) throws(ManifestError) -> Manifest {
         // Contexts are checked when they are applied (a container applies its own), so loading
         // does not check each one the way `validate` does.
-        let result = finishCheck(read(path), eachContext: false)
+        let result = finishCheck(read(path), values: values, eachContext: false)
         guard let manifest = result.manifest else { throw ManifestError(result.diagnostics) }
         return manifest
     }
@@ -69,7 +69,7 @@ public struct ManifestLoader: Sendable {
     /// Loads and checks the manifest at `path` as `options` say: with contexts applied, with
     /// every context checked alone, against the factory keys an app registers.
     public func validate(_ path: String, options: ValidationOptions) -> ManifestValidation {
-        finishCheck(read(path), eachContext: options.eachContext, applying: options.contexts, factoryKeys: options.factoryKeys,
+        finishCheck(read(path), values: values, eachContext: options.eachContext, applying: options.contexts, factoryKeys: options.factoryKeys,
                     arguments: options.arguments)
     }
 
@@ -82,6 +82,8 @@ public struct ManifestLoader: Sendable {
         let diagnostics: [Diagnostic]
         /// Each file's bytes and where its secrets are, for the source line under a diagnostic.
         let sources: [String: SourceBytes]
+        /// The configuration keys the files read with no default, when a configuration is given.
+        let configurationReads: [ConfigurationRead]
     }
 
     /// Reads the manifest at `path` with its imports and overlay files, and assembles them.
@@ -93,17 +95,21 @@ public struct ManifestLoader: Sendable {
         // The files are handed over, so that their services are taken, not copied.
         let files = reader.files
         reader.files = []
+        let configurationReads = files.flatMap(\.configurationReads) + reader.overlayConfigurationReads
         let manifest = assembler.assemble(consume files, overlays: overlays, overlayFiles: reader.overlayFiles)
-        return ReadManifest(manifest: manifest, diagnostics: reader.diagnostics + assembler.diagnostics, sources: reader.sources)
+        return ReadManifest(manifest: manifest, diagnostics: reader.diagnostics + assembler.diagnostics, sources: reader.sources,
+                            configurationReads: configurationReads)
     }
 
-    /// The checks of a read manifest, and its diagnostics in order, each with its source line.
+    /// The checks of a read manifest, and its diagnostics in order, each with its source line;
+    /// `${…}` read from `values` (a configuration source is asked for each key once, as the type
+    /// `values` gives it).
     func finishCheck(
-        _ read: ReadManifest, eachContext: Bool, applying contexts: [String] = [], factoryKeys: Set<String>? = nil,
-        arguments checkArguments: (Manifest, ExternalValues) -> [Diagnostic] = { _, _ in [] }
+        _ read: ReadManifest, values: ExternalValues, eachContext: Bool, applying contexts: [String] = [],
+        factoryKeys: Set<String>? = nil, arguments checkArguments: (Manifest, ExternalValues) -> [Diagnostic] = { _, _ in [] }
     ) -> ManifestValidation {
         let manifest = read.manifest
-        var diagnostics = read.diagnostics
+        var diagnostics = read.diagnostics + read.configurationReads.compactMap { $0.problem(in: values) }
         var validator = ManifestValidator(manifest: manifest)
         validator.run()
         diagnostics += validator.diagnostics
@@ -243,6 +249,8 @@ private struct ImportReader {
     let values: ExternalValues
     var files: [ManifestFile] = []
     var overlayFiles: [String] = []
+    /// The configuration keys the overlay files read with no default.
+    var overlayConfigurationReads: [ConfigurationRead] = []
     var sources: [String: SourceBytes] = [:]
     var diagnostics: [Diagnostic] = []
     private var loaded: Set<String> = []
@@ -285,6 +293,7 @@ private struct ImportReader {
             var decoder = ManifestFileDecoder(file: path, values: values)
             let overlay = decoder.decodeOverlay(yaml.document, context: context)
             diagnostics += decoder.diagnostics
+            overlayConfigurationReads += decoder.configurationReads
             overlayFiles.append(path)
             contexts.append(overlay.context)
         }
