@@ -42,6 +42,25 @@ if CommandLine.arguments.dropFirst().first == "rename-after-read" {
     exit(0)
 }
 
+// A cycle through a property wrapper is the resolution's own: it stops with its path.
+protocol Journal: AnyObject {}
+final class Invoice {
+    @Injected var journal: any Journal
+}
+final class PaperJournal: Journal {
+    init(invoice: Invoice) {}
+}
+if CommandLine.arguments.dropFirst().first == "wrapper-cycle" {
+    registry.factory("invoice") { _ in Invoice() }
+    registry.factory("journal") { r in PaperJournal(invoice: try r.resolve()) }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).yaml").path
+    try! "wiring: 1\nservices:\n  Invoice: { factory: invoice }\n  PaperJournal: { factory: journal, implements: [Journal] }\n"
+        .write(toFile: path, atomically: true, encoding: .utf8)
+    let container = try! Container(manifest: path, registry: registry, contexts: .none)
+    print("unreachable: \(try! container.resolve(Invoice.self))")
+    exit(0)
+}
+
 guard CommandLine.arguments.count > 1 else {
     FileHandle.standardError.write(Data("usage: ContextProbe MANIFEST [--wiring-context NAMES]\n".utf8))
     exit(2)

@@ -1,37 +1,56 @@
-/// The container running a factory on this thread, if any: factories run synchronously on the
-/// resolving thread, so a thread-local pointer says which container the property wrappers of
-/// the instance being built must use. Cheaper than binding a task-local for every build.
+/// The container running a factory on this thread, if any, and the resolution it runs in:
+/// factories run synchronously on the resolving thread, so thread-local pointers say which
+/// container the property wrappers of the instance being built must use, and which resolution
+/// their resolves join (its `graph` instances, its path for cycles). Cheaper than binding a
+/// task-local for every build. An async factory, which may move between threads, is bound to
+/// its task instead (``TaskBinding``), in the one task-local `Container.using` binds, so that a
+/// wrapper made outside any resolution reads one task-local: with a task-local of its own, an
+/// `@Injected` made outside a resolution took 270 ns against 207 before async factories were
+/// bound (`WiringBenchmarks resolution --only @`).
 enum BuildingContainer {
-    /// The container building on this thread (unretained: its caller holds it during the build).
-    static var current: Container? {
-        guard let pointer = ThreadState.withCurrent({ $0.building }) else { return nil }
-        return Unmanaged<Container>.fromOpaque(pointer).takeUnretainedValue()
+    /// What a task binds: the container ``Container/using(_:operation:)-swift.type.method``
+    /// makes current, or the context of the async factory the task runs (whose container is then
+    /// current).
+    struct TaskBinding: @unchecked Sendable {
+        let container: Container
+        /// The resolution of the async factory running, which its wrappers join; frozen, so
+        /// that resolving through it from any thread is safe.
+        let state: ResolutionState?
     }
 
-    /// The service whose factory runs on this thread, when its container records resolved edges.
-    static var service: String? {
-        ThreadState.withCurrent { $0.buildingService }
-    }
+    @TaskLocal static var task: TaskBinding?
 
-    /// Runs `body` with `service` as the service building on this thread.
-    static func with<R>(service: String, _ body: () throws -> R) rethrows -> R {
-        let previous = ThreadState.withCurrent { thread in
-            defer { thread.buildingService = service }
-            return thread.buildingService
+    /// The container building on this thread and the resolution it builds in, if any.
+    @inline(__always)
+    static var building: (container: Container, state: ResolutionState)? {
+        ThreadState.withCurrent { thread in
+            guard let container = thread.building, let state = thread.buildingState else { return nil }
+            return (Unmanaged<Container>.fromOpaque(container).takeUnretainedValue(),
+                    Unmanaged<ResolutionState>.fromOpaque(state).takeUnretainedValue())
         }
-        defer { ThreadState.withCurrent { $0.buildingService = previous } }
-        return try body()
     }
 
-    /// Runs `body` with `container` as the building container of this thread.
-    static func with<R, Failure: Error>(_ container: Container, _ body: () throws(Failure) -> R) throws(Failure) -> R {
+    /// Runs `body` with `container` as the building container of this thread, building in the
+    /// resolution `state` (both unretained: the caller holds them while `body` runs).
+    static func with<R, Failure: Error>(
+        _ container: Container, state: ResolutionState, _ body: () throws(Failure) -> R
+    ) throws(Failure) -> R {
         let pointer = Unmanaged.passUnretained(container).toOpaque()
+        let statePointer = Unmanaged.passUnretained(state).toOpaque()
         let previous = ThreadState.withCurrent { thread in
-            defer { thread.building = pointer }
-            return thread.building
+            defer { (thread.building, thread.buildingState) = (pointer, statePointer) }
+            return (thread.building, thread.buildingState)
         }
-        if previous == pointer { return try body() }
-        defer { ThreadState.withCurrent { $0.building = previous } }
+        if previous == (pointer, statePointer) { return try body() }
+        defer { ThreadState.withCurrent { ($0.building, $0.buildingState) = previous } }
         return try body()
+    }
+
+    /// Runs the async factory call `body` with `context` bound to the task: the property
+    /// wrappers of what it builds resolve from its container, in its resolution.
+    static func with<R>(
+        asyncContext context: FactoryContext, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
+    ) async throws -> R {
+        try await $task.withValue(TaskBinding(container: context.container, state: context.state), operation: body, isolation: isolation)
     }
 }

@@ -2,7 +2,6 @@ import Logging
 
 extension Container {
     private static let bootstrapped = ReadMostly<Container?>(nil)
-    @TaskLocal private static var scoped: Container?
 
     /// What ``bootstrap(manifest:registry:contexts:checking:options:)`` checks before it returns.
     public enum LaunchCheck: Sendable {
@@ -14,10 +13,10 @@ extension Container {
     }
 
     /// The container the property wrappers use: the one building the instance (while a
-    /// factory runs), else the one set with `using(_:operation:)` for the current task, else the
+    /// factory runs, async ones included), else the one set with `using(_:operation:)` for the current task, else the
     /// one set by ``bootstrap(_:)``, else `nil`.
     public static var current: Container? {
-        BuildingContainer.current ?? scoped ?? bootstrapped.read { $0.pointee }
+        target(for: nil)?.container
     }
 
     /// The shared container.
@@ -25,12 +24,7 @@ extension Container {
     /// Stops the program with a message that says what to do when no container was
     /// bootstrapped: a missing bootstrap is a programming error, not bad input.
     public static var shared: Container {
-        guard let container = current else {
-            preconditionFailure("""
-                Wiring: no container. Call Container.bootstrap(manifest:registry:) once at launch, \
-                or run this code inside Container.using(container) { … } (in tests).
-                """)
-        }
+        guard let container = current else { preconditionFailure(noContainer) }
         return container
     }
 
@@ -70,25 +64,13 @@ extension Container {
         bootstrapped.write { $0 = container }
     }
 
-    /// Runs the factory of `context` with this container as the current one, so the
-    /// property wrappers of the instance it builds resolve from the container building it (and,
-    /// when edges are recorded, count as its dependencies).
-    ///
-    /// The path without a recorder is kept as short as it was before recording existed: the
-    /// recording path out of line, and the factory's context passed instead of its registration
-    /// (which the call would retain). With both inline, `unique` with 3 dependencies took 3,939
-    /// instructions against 2,969 before recording; now 3,036 (callgrind,
-    /// `--profile-requests 11000 unique` minus 1000).
+    /// Runs the factory of `context` with this container as the current one and its resolution
+    /// as the one property wrappers join, so the wrappers of the instance it builds resolve from
+    /// the container building it, sharing its `graph` instances and its path (and, when edges
+    /// are recorded, count as its dependencies).
     @inline(__always)
     func asCurrent<R>(building context: FactoryContext, _ body: () throws -> R) rethrows -> R {
-        if edgeRecorder != nil { return try asCurrentRecording(service: context.registration.key, body) }
-        return try BuildingContainer.with(self, body)
-    }
-
-    /// `asCurrent(building:_:)` for a container that records resolved edges, out of line.
-    @inline(never)
-    private func asCurrentRecording<R>(service: String, _ body: () throws -> R) rethrows -> R {
-        try BuildingContainer.with(self) { try BuildingContainer.with(service: service, body) }
+        try BuildingContainer.with(self, state: context.state, body)
     }
 
     /// Runs `operation` with `container` as the current container for this task and the tasks
@@ -105,31 +87,121 @@ extension Container {
     /// }
     /// ```
     public static func using<R>(_ container: Container, operation: () throws -> R) rethrows -> R {
-        try $scoped.withValue(container, operation: operation)
+        try BuildingContainer.$task.withValue(.init(container: container, state: nil), operation: operation)
     }
 
     /// Runs the async `operation` with `container` as the current container for this task.
     public static func using<R>(
         _ container: Container, isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
     ) async rethrows -> R {
-        try await $scoped.withValue(container, operation: operation, isolation: isolation)
+        try await BuildingContainer.$task.withValue(.init(container: container, state: nil), operation: operation, isolation: isolation)
     }
 
     /// Resolves for a property wrapper: from `container`, else the current container; stops
     /// with the error's message when resolving fails, since a wrapper cannot throw.
     @usableFromInline
     static func resolveForWrapper<T>(_ type: T.Type, name: String?, container: Container?) -> T {
-        forWrapper(T.self, container: container) { container throws(ResolutionError) in
-            try container.resolve(type, name: name)
+        let (container, joining) = wrapperTarget(for: container)
+        do {
+            return try container.resolve(type, name: name, joining: joining)
+        } catch {
+            container.stopInjecting(T.self, error)
         }
     }
 
     /// Resolves an optional dependency for a property wrapper: `nil` when nothing is declared.
     @usableFromInline
     static func optionalForWrapper<T>(_ type: T.Type, name: String?, container: Container?) -> T? {
-        forWrapper(T.self, container: container) { container throws(ResolutionError) in
-            try container.optional(type, name: name)
+        let (container, joining) = wrapperTarget(for: container)
+        guard container.isDeclared(type) else { return nil }
+        do {
+            return try container.resolve(type, name: name, joining: joining)
+        } catch {
+            container.stopInjecting(T.self, error)
         }
+    }
+
+    /// Resolves `type` for a property wrapper: in `joining`, the resolution building with this
+    /// container when the wrapper was made (see ``target(for:)``),
+    /// sharing its `graph` instances, its scope and its path; else on its own.
+    @inline(__always)
+    func resolve<T>(_ type: T.Type, name: String?, joining: ResolutionState?) throws(ResolutionError) -> T {
+        guard let joining else { return try resolve(type, name: name) }
+        return try resolve(type, name: name, in: joining)
+    }
+
+    /// Logs `error`, then stops the program: a property wrapper cannot throw.
+    func stopInjecting(_ type: Any.Type, _ error: ResolutionError) -> Never {
+        logFailure(error)
+        preconditionFailure("Wiring: cannot inject \(type): \(error)")
+    }
+
+    /// Where a property wrapper given `explicit` (its `container:`, if any) resolves: the
+    /// container building on this thread, or running the async factory of this task, with the
+    /// resolution the wrapper joins, when `explicit` is that container or `nil`; else `explicit`,
+    /// or the task's container, or the bootstrapped one, in a resolution of its own (no state);
+    /// `nil` when there is none.
+    static func target(for explicit: Container?) -> (container: Container, joining: ResolutionState?)? {
+        if let (container, state) = BuildingContainer.building {
+            if explicit == nil || explicit === container { return (container, state) }
+            return explicit.map { ($0, nil) }
+        }
+        let binding = BuildingContainer.task
+        if let binding, let state = binding.state, explicit == nil || explicit === binding.container {
+            return (binding.container, state)
+        }
+        return (explicit ?? binding?.container ?? bootstrapped.read { $0.pointee }).map { ($0, nil) }
+    }
+
+    /// Where a wrapper given `container` resolves; stops with what to do when there is no container.
+    static func wrapperTarget(for container: Container?) -> (container: Container, joining: ResolutionState?) {
+        guard let target = target(for: container) else { preconditionFailure(noContainer) }
+        return target
+    }
+
+    static let noContainer = """
+        Wiring: no container. Call Container.bootstrap(manifest:registry:) once at launch, \
+        or run this code inside Container.using(container) { … } (in tests).
+        """
+
+    /// Runs `body` in the resolution a lazy wrapper's first read from this container resolves
+    /// in: the one this container is building in on this thread or task (through a state of
+    /// its own that continues it, when it is an async factory's), else a top-level one.
+    func withWrapperResolution<R>(_ body: (ResolutionState) throws(ResolutionError) -> R) throws(ResolutionError) -> R {
+        if let state = Self.wrapperTarget(for: self).joining {
+            guard state.isFrozen else { return try body(state) }
+            return try ResolutionState.withFork(of: state, container: self, body)
+        }
+        if isShutDown { throw ResolutionError.shutDown("the container is shut down; a lazily injected property cannot be resolved") }
+        let state = ResolutionState.acquire()
+        defer { ResolutionState.recycle(state, container: self) }
+        return try body(state)
+    }
+
+    /// The error of a lazy wrapper read again while its first read resolves, on the same thread
+    /// or from a resolution that the first read waits for.
+    func lazyCycle(_ type: Any.Type, state: ResolutionState) -> ResolutionError {
+        let path = state.steps.map(\.description)
+        let through = path.isEmpty ? "" : ": " + path.joined(separator: " → ") + " → "
+        return ResolutionError(
+            .circularDependency,
+            message: "circular dependency through a lazily injected \(type)\(through.isEmpty ? "" : through + "\(type)"): "
+                + "it is read again before its first read has resolved it",
+            path: state.steps)
+    }
+
+    /// Resolves `type` in the resolution `state`: through a state of its own that continues it
+    /// when it is frozen (an async factory's), as a factory's context does.
+    @usableFromInline
+    func resolve<T>(_ type: T.Type, name: String?, arguments: Arguments = .none, in state: ResolutionState) throws(ResolutionError) -> T {
+        guard !state.isFrozen else {
+            return try ResolutionState.withFork(of: state, container: self) { fork throws(ResolutionError) in
+                try resolve(type, name: name, arguments: arguments, in: fork)
+            }
+        }
+        var instance = try resolveInstance(type, name: name, arguments: arguments, state: state)
+        if let typed = Self.cast(&instance, to: T.self) { return typed }
+        throw typeMismatch(instance, expected: type, name: name, state: state)
     }
 
     /// Runs `body` on the wrapper's container; a failure is logged, then stops the program.

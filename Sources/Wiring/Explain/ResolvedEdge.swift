@@ -20,19 +20,11 @@ extension Container {
         (edgeRecorder?.withLock { $0 } ?? []).sorted { ($0.from, $0.to) < ($1.from, $1.to) }
     }
 
-    /// Records that the factory building on `state`'s path resolved `registration`; without a
-    /// state (a property wrapper's resolve), that the service building on this thread did.
+    /// Records that the factory building on `state`'s path resolved `registration` (a property
+    /// wrapper of the instance it builds resolves in its resolution, so counts too).
     func recordEdge(to registration: Registration, state: ResolutionState?) {
-        guard let recorder = edgeRecorder else { return }
-        let parent: String
-        if let state {
-            guard let building = state.path.last?.registration else { return }
-            parent = building.key
-        } else {
-            guard BuildingContainer.current === self, let building = BuildingContainer.service else { return }
-            parent = building
-        }
-        let edge = ResolvedEdge(from: parent, to: registration.key)
+        guard let recorder = edgeRecorder, let building = state?.path.last?.registration else { return }
+        let edge = ResolvedEdge(from: building.key, to: registration.key)
         recorder.withLock { _ = $0.insert(edge) }
     }
 }

@@ -230,7 +230,7 @@ extension Container {
         step: Int, context: FactoryContext
     ) async throws -> Any {
         do {
-            if let makeAsync { return try await makeAsync(context) }
+            if let makeAsync { return try await BuildingContainer.with(asyncContext: context) { try await makeAsync(context) } }
             return try asCurrent(building: context) { try make(context) }
         } catch {
             throw Self.wrapping(error, step: step, context: context)

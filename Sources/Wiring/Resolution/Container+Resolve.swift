@@ -72,7 +72,7 @@ extension Container {
         // request runs one path for its service and their dependencies.
         if usesFastDependencyPath, registration.isPlain, case .scoped(let place) = registration.keeping,
            arguments.count == 0, let state, state.scope != nil {
-            let built = try BuildingContainer.with(self) { () throws(ResolutionError) -> Any? in
+            let built = try BuildingContainer.with(self, state: state) { () throws(ResolutionError) -> Any? in
                 try buildScopedDependency(registration, at: place, state: state)
             }
             if let built { return built }

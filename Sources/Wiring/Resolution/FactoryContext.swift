@@ -162,11 +162,7 @@ public struct FactoryContext: @unchecked Sendable {
     /// A synchronous resolve through an async factory's context: in a state of its own.
     @usableFromInline
     func resolveForked<T>(_ type: T.Type, name: String?, arguments: Arguments) throws(ResolutionError) -> T {
-        try ResolutionState.withFork(of: state, container: container) { fork throws(ResolutionError) in
-            var instance = try container.resolveInstance(type, name: name, arguments: arguments, state: fork)
-            if let typed = Container.cast(&instance, to: T.self) { return typed }
-            throw container.typeMismatch(instance, expected: type, name: name, state: fork)
-        }
+        try container.resolve(type, name: name, arguments: arguments, in: state)
     }
 
     /// Resolves a dependency by service key within the same resolution.

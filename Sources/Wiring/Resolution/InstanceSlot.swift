@@ -81,6 +81,9 @@ struct InstanceSlot: Sendable {
         /// build ends, once a cycle across threads went through this build (see
         /// ``InstanceSlot/handOverOffer()``): the build is then waited for by no one.
         var partial: Any?
+        /// The error the build failed with, for waiters that take it instead of building again
+        /// (a lazy wrapper's readers: see ``InstanceSlot/abandon(failing:)``).
+        var failure: ResolutionError?
 
         /// Wakes every waiter: called once, after the slot left `.building(self)`.
         func end(_ done: DispatchGroup?, _ waiting: [CheckedContinuation<Void, Never>]) {
@@ -221,6 +224,20 @@ struct InstanceSlot: Sendable {
     /// Gives up a build that failed: nothing is kept, and the next resolve builds again.
     func abandon() {
         end { _, state in state = .empty }
+    }
+
+    /// Gives up a build that failed with `error`, which its waiters take (``failure(of:)``)
+    /// instead of building again; the next lookup builds again.
+    func abandon(failing error: ResolutionError) {
+        withState { state in
+            if case .building(_, let build?) = state { build.failure = error }
+        }
+        abandon()
+    }
+
+    /// The error `build` failed with, when it was given up with ``abandon(failing:)``.
+    func failure(of build: Build) -> ResolutionError? {
+        withState { _ in build.failure }
     }
 
     private func end(_ update: (inout SlotTable.Header, inout State) -> Void) {

@@ -21,9 +21,8 @@ final class ThreadState {
     var frozenSpare: ResolutionState?
     /// The container running a factory on this thread (unretained: its caller holds it).
     var building: UnsafeMutableRawPointer?
-    /// The service whose factory runs on this thread, set only by a container that records
-    /// resolved edges: what a property wrapper resolves meanwhile is that service's dependency.
-    var buildingService: String?
+    /// The resolution that factory runs in (unretained, like `building`).
+    var buildingState: UnsafeMutableRawPointer?
 
     private init(stripe: Int) { self.stripe = stripe }
 

@@ -102,6 +102,8 @@ struct ModelCheckTests {
                     if let name, !referenced.variants.contains(where: { $0.name == name }) { return false }
                 case .inCode(let key):
                     if program.service(key) == nil { return false }
+                case .wrapped(let alias):
+                    if !program.services.contains(where: { $0.aliases.contains(alias) }) { return false }
                 case .tagged:
                     break
                 }
@@ -118,6 +120,7 @@ struct ModelCheckTests {
             case .makeChild(let overrides, let shares):
                 children += 1
                 if !(overrides + shares).allSatisfy({ program.service($0) != nil }) { return false }
+            case .lazyRead(let alias, let place, _): if !valid(.alias(alias), place) { return false }
             case .reset, .shutDown: break
             }
         }

@@ -45,13 +45,15 @@ struct ModelGenerator {
                 dependencies.append(.tagged(tag))
             }
             if chance(15) { dependencies.append(.inCode(services[Int.random(in: 0..<count, using: &random)].key)) }
+            let aliases = (0..<ModelProgram.aliasCount).filter { alias in services.contains { $0.aliases.contains(alias) } }
+            if chance(12), !aliases.isEmpty { dependencies.append(.wrapped(alias: pick(aliases))) }
             services[index].dependencies = dependencies
             reachesScoped[index] = services[index].scope == .scoped || services[index].variants.contains { $0.scope == .scoped }
                 || dependencies.contains { dependency in
                 switch dependency {
                 case .reference(let key, _): reachesScoped[Int(key.dropFirst())!]
                 case .tagged(let tag): services.indices.contains { services[$0].tags.contains(tag) && reachesScoped[$0] }
-                case .inCode: false
+                case .inCode, .wrapped: false
                 }
             }
             // A variant that keeps must not inherit a path to a scoped instance.
@@ -69,7 +71,12 @@ struct ModelGenerator {
         var operations: [ModelProgram.Operation] = []
         var scopes = 0, children = 0
         let inCode = program.services.contains { service in
-            (service.dependencies + service.variants.flatMap { $0.dependencies ?? [] }).contains { if case .inCode = $0 { true } else { false } }
+            (service.dependencies + service.variants.flatMap { $0.dependencies ?? [] }).contains { dependency in
+                switch dependency {
+                case .inCode, .wrapped: true
+                case .reference, .tagged: false
+                }
+            }
         }
         let length = Int.random(in: 3...24, using: &random)
         for _ in 0..<length {
@@ -107,7 +114,13 @@ struct ModelGenerator {
             case 92..<97 where children > 0:
                 operations.append(.shutDownChild(Int.random(in: 0..<children, using: &random)))
             default:
-                if chance(30) { operations.append(.shutDown) }
+                let aliases = (0..<ModelProgram.aliasCount).filter { alias in program.services.contains { $0.aliases.contains(alias) } }
+                if chance(50), !aliases.isEmpty {
+                    let at: ModelProgram.Place = children > 0 && chance(40) ? .child(Int.random(in: 0..<children, using: &random)) : .root
+                    operations.append(.lazyRead(alias: pick(aliases), at, readers: Int.random(in: 2...4, using: &random)))
+                } else if chance(30) {
+                    operations.append(.shutDown)
+                }
             }
         }
         return operations

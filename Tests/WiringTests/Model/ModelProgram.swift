@@ -2,7 +2,7 @@
 /// aliases, tags and references) and the operations run against it (resolves by key, name,
 /// alias and tag, from the container, a scope or a child, some from several tasks at once;
 /// resets; scopes made and ended; children made with overrides and shares, and shut down;
-/// the container's shutdown).
+/// the container's shutdown; lazy wrappers first read by several threads at once).
 ///
 /// The same program runs on the real ``Container`` (``ModelRunner``) and on the
 /// ``ReferenceModel``; both report ``Observation``s, which must agree.
@@ -13,11 +13,14 @@ struct ModelProgram: CustomStringConvertible {
     }
 
     /// A dependency of a service's factory: a `!service` reference (`static`), a `!tagged` one,
-    /// or a resolve by key in the factory's code, which the manifest's checks cannot see.
+    /// a resolve by key in the factory's code, which the manifest's checks cannot see, or the
+    /// resolve of an alias by a property wrapper of what the factory builds (which joins the
+    /// factory's resolution).
     enum Dependency: Equatable {
         case reference(String, name: String?)
         case tagged(String)
         case inCode(String)
+        case wrapped(alias: Int)
     }
 
     struct Variant {
@@ -63,6 +66,9 @@ struct ModelProgram: CustomStringConvertible {
         case makeChild(overrides: [String], shares: [String])
         case shutDownChild(Int)
         case shutDown
+        /// A lazy wrapper of the alias, made at `place` (the container or a child), first read
+        /// by `readers` threads at once.
+        case lazyRead(alias: Int, Place, readers: Int)
     }
 
     var services: [Service]
@@ -97,19 +103,21 @@ struct ModelProgram: CustomStringConvertible {
 
     /// A factory's arguments: its label, its references, its tag and what it resolves in code.
     private static func arguments(label: String, _ dependencies: [Dependency], indent: String) -> String {
-        var references: [String] = [], code: [String] = [], tag: String?
+        var references: [String] = [], code: [String] = [], wrapped: [Int] = [], tag: String?
         for dependency in dependencies {
             switch dependency {
             case .reference(let key, nil): references.append("!service \(key)")
             case .reference(let key, let name?): references.append("!service { service: \(key), name: \(name) }")
             case .tagged(let name): tag = name
             case .inCode(let key): code.append(key)
+            case .wrapped(let alias): wrapped.append(alias)
             }
         }
         var text = "\(indent)label: \"\(label)\"\n"
         if !references.isEmpty { text += "\(indent)references: [\(references.joined(separator: ", "))]\n" }
         if let tag { text += "\(indent)tagged: !tagged \(tag)\n" }
         if !code.isEmpty { text += "\(indent)code: [\(code.joined(separator: ", "))]\n" }
+        if !wrapped.isEmpty { text += "\(indent)wrapped: [\(wrapped.map(String.init).joined(separator: ", "))]\n" }
         return text
     }
 

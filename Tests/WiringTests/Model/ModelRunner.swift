@@ -28,10 +28,59 @@ enum ModelRunner {
                     dependencies.append(try r.resolve(key: key) as! ModelNode)
                 }
             }
+            // As `@Injected var value: any ModelAlias0` of what the factory builds resolves,
+            // with its error seen instead of stopping the program.
+            if r.args["wrapped"] != nil {
+                for alias in try r.arg("wrapped", as: [Int].self) {
+                    dependencies.append(try resolveAlias(alias, from: nil, name: nil, in: nil))
+                }
+            }
             journal.built(label)
             return ModelNode(label: label, dependencies: dependencies)
         }.onShutdown { (node: ModelNode) in journal.hooks.withLock { $0.append(node) } }
         return registry
+    }
+
+    /// The service implementing alias `alias`, resolved as its wrappers resolve it: joining the
+    /// resolution building with `container`, or in `state`.
+    static func resolveAlias(_ alias: Int, from container: Container?, name: String?, in state: ResolutionState?) throws(ResolutionError) -> ModelNode {
+        func resolve<T>(_ type: T.Type) throws(ResolutionError) -> ModelNode {
+            guard let state else {
+                let (target, joining) = Container.wrapperTarget(for: container)
+                return try target.resolve(type, name: name, joining: joining) as! ModelNode
+            }
+            return try container!.resolve(type, name: name, in: state) as! ModelNode
+        }
+        switch alias {
+        case 0: return try resolve((any ModelAlias0).self)
+        case 1: return try resolve((any ModelAlias1).self)
+        case 2: return try resolve((any ModelAlias2).self)
+        default: return try resolve((any ModelAlias3).self)
+        }
+    }
+
+    /// A lazy wrapper's first read from `readers` threads at once, from `container`: its resolve
+    /// starts once the other readers wait for it, so that every reader meets the first read.
+    static func lazyRead(_ alias: Int, from container: Container, readers: Int) -> [Observation.Outcome] {
+        let injection = Locked<LazyInjection<ModelNode>?>(nil)
+        let lazy = LazyInjection<ModelNode>(name: nil, container: container) { container, name, state throws(ResolutionError) in
+            while (injection.withLock { $0 }?.waitingReaders ?? 0) < readers - 1 { sched_yield() }
+            return try resolveAlias(alias, from: container, name: name, in: state)
+        }
+        injection.withLock { $0 = lazy }
+        let outcomes = Locked<[Int: Observation.Outcome]>([:])
+        let done = DispatchGroup()
+        for reader in 0..<readers {
+            done.enter()
+            Thread.detachNewThread {
+                let outcome = Self.outcome { try lazy.read(from: container, name: nil).get() }
+                outcomes.withLock { $0[reader] = outcome }
+                done.leave()
+            }
+        }
+        done.wait()
+        injection.withLock { $0 = nil }
+        return outcomes.withLock { outcomes in (0..<readers).map { outcomes[$0]! } }
     }
 
     static func outcome(_ body: () throws -> Any) -> Observation.Outcome {
@@ -145,6 +194,11 @@ enum ModelRunner {
                 await shutDown(child, "\(index)", journal, &observation, ordered: ordered)
             case .shutDown:
                 await shutDown(container, "\(index)", journal, &observation, ordered: ordered)
+            case .lazyRead(let alias, let where_, let readers):
+                guard let (resolving, _) = place(where_) else { observation.note("\(index): skipped"); continue }
+                for (reader, outcome) in lazyRead(alias, from: resolving, readers: readers).enumerated() {
+                    observation.record("\(index).\(reader)", outcome)
+                }
             }
         }
         await shutDown(container, "end", journal, &observation, ordered: ordered)
@@ -227,6 +281,11 @@ enum ModelRunner {
                 observation.recordHooks("\(index)", model.shutDown(child), ordered: ordered)
             case .shutDown:
                 observation.recordHooks("\(index)", model.shutDown(model.root), ordered: ordered)
+            case .lazyRead(let alias, let where_, let readers):
+                // One resolve, of its own, whose outcome every reader gets.
+                guard let (world, _) = place(where_) else { observation.note("\(index): skipped"); continue }
+                let outcome = resolve(.alias(alias), in: world, scope: nil)
+                for reader in 0..<readers { observation.record("\(index).\(reader)", outcome) }
             }
         }
         observation.recordHooks("end", model.shutDown(model.root), ordered: ordered)

@@ -4,7 +4,8 @@
 ///
 /// - A registration is a service or one of its named variants (its own scope and arguments,
 ///   else the service's). A resolve builds what it needs depth first, in the order the factory
-///   asks: `!service` references, then `!tagged` services (manifest order), then resolves in code.
+///   asks: `!service` references, then `!tagged` services (manifest order), then resolves in
+///   code, then what the property wrappers of what it builds resolve: all in one resolution.
 /// - `unique`: built at each resolve. `graph`: once per top-level resolve (everything built
 ///   during it shares it). `cached` and `singleton`: kept by the container until `reset()`.
 ///   `scoped`: kept by the scope resolving, an error without one, or when a service the
@@ -75,6 +76,7 @@ final class ReferenceModel {
         var ordered = written.filter { if case .reference = $0 { true } else { false } }
         ordered += written.filter { if case .tagged = $0 { true } else { false } }
         ordered += written.filter { if case .inCode = $0 { true } else { false } }
+        ordered += written.filter { if case .wrapped = $0 { true } else { false } }
         return ordered
     }
 
@@ -132,6 +134,10 @@ final class ReferenceModel {
                     for member in tagged(tag) { built.append(try build(member, in: world, scope: scope, graph: &graph, path: onPath)) }
                 case .inCode(let key):
                     built.append(try build(Registration(key: key, name: nil), in: world, scope: scope, graph: &graph, path: onPath))
+                case .wrapped(let alias):
+                    // A wrapper of the instance being built joins its resolution.
+                    guard let implementing = self.registration(implementing: alias) else { throw Failure(kind: "unknownService", service: nil) }
+                    built.append(try build(implementing, in: world, scope: scope, graph: &graph, path: onPath))
                 }
             }
             node = ModelNode(label: registration.label, dependencies: built)
@@ -203,7 +209,7 @@ final class ReferenceModel {
                             if overrides.contains(member.key) { return true }
                             pending.append(member)
                         }
-                    case .inCode:
+                    case .inCode, .wrapped:
                         break
                     }
                 }
