@@ -1,0 +1,40 @@
+/// Where a kept instance goes: its slot, how long it lives, and who runs its hooks.
+struct KeptPlace {
+    let slot: InstanceSlot
+    let timeToLive: Duration?
+    let weakly: Bool
+    let owner: Owner
+
+    /// Who runs the hooks: the container, or the scope whose table holds the slot (its hooks
+    /// are recorded there, with the instance).
+    enum Owner {
+        case container(KeptInstances)
+        case scope
+    }
+
+    /// What the slot holds for the resolution `token`, at the current time when the instance
+    /// expires (see ``InstanceSlot/lookup(token:now:)``).
+    ///
+    /// Not inlined, nor is ``keep(_:of:hooks:now:)``: in an async caller, each optional clock
+    /// instant (a type whose layout is not fixed at compile time) took a task allocation of
+    /// its own.
+    @inline(never)
+    func lookup(token: ObjectIdentifier, now: () -> ContinuousClock.Instant) -> InstanceSlot.Lookup {
+        slot.lookup(token: token, now: Expiry.now(now, expiring: timeToLive))
+    }
+
+    /// Stores `instance`, built just now, and records its shutdown hooks; returns it.
+    @inline(never)
+    func keep(_ instance: Any, of registration: Registration, hooks: [KeptInstances.Hook],
+              now: () -> ContinuousClock.Instant) -> Any {
+        switch owner {
+        case .container(let kept):
+            slot.finish(instance, expires: timeToLive.map { Expiry.offset(now() + $0) }, weakly: weakly)
+            kept.add(registration, hooks: hooks, weakly: weakly)
+        case .scope:
+            // A plain build has the factory's hook alone: the record needs no list of hooks.
+            slot.finish(scoped: instance, of: registration, layers: registration.isPlain ? nil : hooks)
+        }
+        return instance
+    }
+}
