@@ -291,7 +291,7 @@ private struct ServiceBinder {
 
     /// A shutdown hook on a factory whose instances nobody keeps never runs: a warning.
     private mutating func checkHooks(_ registration: Registration) {
-        guard registration.hasShutdownHooks, registration.scope == .unique || registration.scope == .graph else { return }
+        guard registration.hasShutdownHooks, registration.scope.keepsNoInstance else { return }
         let shown = registration.name.map { "\(registration.key)[\($0)]" } ?? registration.key
         bound.diagnostics.append(.warning(
             "service \(shown) has a shutdown hook, but its scope '\(registration.scope)' keeps no instance: the hook never runs",
@@ -300,7 +300,7 @@ private struct ServiceBinder {
 
     private mutating func keeping(_ scope: Scope, timeToLive: Duration?) -> Keeping {
         let custom = scope.isBuiltIn ? nil : plan.manifest.customScopes.first { $0.name == scope.name }
-        return .of(scope, timeToLive: timeToLive, customTimeToLive: custom?.timeToLive?.value,
+        return scope.keeping(timeToLive: timeToLive, customTimeToLive: custom?.timeToLive?.value,
                    scopedCount: &bound.scopedCount, keptCount: &bound.keptCount)
     }
 }

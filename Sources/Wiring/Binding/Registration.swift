@@ -40,27 +40,6 @@ enum Keeping: Sendable {
     /// `place` of its own table (see ``Container/keptSlot(_:at:)``). Only the scopes that keep
     /// an instance have one.
     case kept(timeToLive: Duration?, weakly: Bool, slot: InstanceSlot, place: Int)
-
-    /// How a registration in `scope` keeps its instance. Its place is the next of its kind,
-    /// `scopedCount` for `scoped`, `keptCount` for the scopes the container keeps; the count
-    /// moves on. `timeToLive` is the service's (`cached`), `customTimeToLive` its custom scope's.
-    static func of(_ scope: Scope, timeToLive: Duration?, customTimeToLive: Duration?,
-                   scopedCount: inout Int, keptCount: inout Int) -> Keeping {
-        let (expiring, weakly): (Duration?, Bool)
-        switch scope.builtInKind {
-        case .unique: return .unique
-        case .graph: return .graph
-        case .scoped:
-            defer { scopedCount += 1 }
-            return .scoped(place: scopedCount)
-        case .singleton: (expiring, weakly) = (nil, false)
-        case .shared: (expiring, weakly) = (nil, true)
-        case .cached: (expiring, weakly) = (timeToLive, false)
-        case nil: (expiring, weakly) = (timeToLive ?? customTimeToLive, false)
-        }
-        defer { keptCount += 1 }
-        return .kept(timeToLive: expiring, weakly: weakly, slot: InstanceSlot(), place: keptCount)
-    }
 }
 
 /// A factory of a decorator, applied around the instance of the service it decorates.

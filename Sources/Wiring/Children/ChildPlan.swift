@@ -70,7 +70,7 @@ struct ChildPlan {
             }
             replacement = Registration(replacing: original, factory: entry, factoryKey: factoryKey, decorated: decorated, decoded: decoded)
         case .share:
-            if case .scoped = original.keeping {
+            if !original.scope.isShareableWithChild {
                 problems.append(.error("cannot share \(shown(original)): it is scoped, and each scope has its own instance; override it, or resolve it from the child's scopes",
                                        at: change.location))
                 return
@@ -137,7 +137,7 @@ struct ChildPlan {
         }
         // Kept by place in the child's own slots, as every registration a child keeps: the slot
         // the registration holds is never read.
-        let keeping = Keeping.of(scope, timeToLive: nil, customTimeToLive: custom?.timeToLive?.value,
+        let keeping = scope.keeping(timeToLive: nil, customTimeToLive: custom?.timeToLive?.value,
                                  scopedCount: &scopedCount, keptCount: &keptCount)
         adding.append((keys, Registration(adding: String(describing: type), factory: entry, scope: scope, keeping: keeping)))
     }

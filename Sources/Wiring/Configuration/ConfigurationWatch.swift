@@ -136,7 +136,7 @@ final class ConfigurationWatch: Sendable {
                 continue
             }
             for (arguments, values) in updates { arguments.replace(with: values) }
-            if registration.scope == .singleton {
+            if !registration.scope.rebuildsOnConfigurationChange {
                 logger?.warning("refresh: singleton service \(shown) reads \(noun) \(which), which changed: it keeps the instance built with the earlier value (a singleton is never rebuilt; make it cached to rebuild it)")
             } else if case .kept = registration.keeping {
                 dropped.append(registration)

@@ -73,6 +73,72 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     public var description: String { name }
 }
 
+// MARK: - What a scope is
+
+/// Every check that decides by scope asks these (the validator, the captive check, binding,
+/// refresh, children): a new built-in scope states its rules here and in ``keeping(timeToLive:customTimeToLive:scopedCount:keptCount:)``.
+extension Scope {
+    /// Whether no instance outlives one resolution (`unique`, `graph`): nothing to start, to
+    /// shut down or to drop on a refresh.
+    var keepsNoInstance: Bool { builtInKind == .unique || builtInKind == .graph }
+
+    /// Whether each ``ContainerScope`` keeps an instance of its own (`scoped`): resolved only
+    /// from a scope, built there rather than at start.
+    var isPerContainerScope: Bool { builtInKind == .scoped }
+
+    /// Whether the container keeps the instance (`singleton`, `cached`, `shared`, custom
+    /// scopes): what `eager: true` builds at start.
+    var isKeptByContainer: Bool { !keepsNoInstance && !isPerContainerScope }
+
+    /// Whether instances may expire after a time-to-live (`ttl:`): `cached` and custom scopes.
+    var takesTimeToLive: Bool { builtInKind == .cached || builtInKind == nil }
+
+    /// Whether a kept instance is dropped, to be built with the new values, when configuration
+    /// it reads changes: all but `singleton`, which is built once.
+    var rebuildsOnConfigurationChange: Bool { builtInKind != .singleton }
+
+    /// Whether code may give a scope its instance (`seeded: true`): `scoped` only.
+    var canBeSeeded: Bool { isPerContainerScope }
+
+    /// Whether a child container may share its parent's instance: not a scope's, since each
+    /// scope has its own.
+    var isShareableWithChild: Bool { !isPerContainerScope }
+
+    /// How long an instance lives, shortest first, for the captive-dependency check: `unique` <
+    /// `graph` < `scoped` < `shared` and any scope with a time-to-live (`expires`) < `cached`
+    /// and custom scopes without one < `singleton`.
+    func lifetimeRank(expires: Bool) -> Int {
+        switch builtInKind {
+        case .unique: 0
+        case .graph: 1
+        case .scoped: 2
+        case .shared: 3
+        case .cached, nil: expires ? 3 : 4
+        case .singleton: 5
+        }
+    }
+
+    /// How a registration in this scope keeps its instance. Its place is the next of its kind,
+    /// `scopedCount` for a scope's, `keptCount` for the container's; the count moves on.
+    /// `timeToLive` is the service's (`cached`), `customTimeToLive` its custom scope's.
+    func keeping(timeToLive: Duration?, customTimeToLive: Duration?, scopedCount: inout Int, keptCount: inout Int) -> Keeping {
+        let (expiring, weakly): (Duration?, Bool)
+        switch builtInKind {
+        case .unique: return .unique
+        case .graph: return .graph
+        case .scoped:
+            defer { scopedCount += 1 }
+            return .scoped(place: scopedCount)
+        case .singleton: (expiring, weakly) = (nil, false)
+        case .shared: (expiring, weakly) = (nil, true)
+        case .cached: (expiring, weakly) = (timeToLive, false)
+        case nil: (expiring, weakly) = (timeToLive ?? customTimeToLive, false)
+        }
+        defer { keptCount += 1 }
+        return .kept(timeToLive: expiring, weakly: weakly, slot: InstanceSlot(), place: keptCount)
+    }
+}
+
 /// A scope declared by the manifest under `scopes: custom:`.
 public struct CustomScope: Sendable, Hashable {
     /// The scope's name.

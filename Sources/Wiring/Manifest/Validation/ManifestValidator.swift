@@ -46,7 +46,7 @@ package struct ManifestValidator {
         if let written = service.scope { checkScope(written) }
         checkTimeToLive(service.timeToLive, scope: scope, of: "service '\(service.key)'")
         checkLifecycle(service.lifecycle, scope: scope, of: "service '\(service.key)'")
-        if scope.builtInKind == .singleton { checkConfigurationReads(of: service) }
+        if !scope.rebuildsOnConfigurationChange { checkConfigurationReads(of: service) }
         // The variants' fields are read in place: copying a variant would retain what it holds.
         let variants = service.names
         for position in variants.indices {
@@ -58,7 +58,7 @@ package struct ManifestValidator {
             checkLifecycle(variants[position].lifecycle, scope: written?.value ?? scope,
                            of: "named variant '\(variants[position].name)' of service '\(service.key)'")
             // A seeded service's variant without a factory of its own is seeded too.
-            if !service.hasFactory, variants[position].factory == nil, let written, written.value.builtInKind != .scoped {
+            if !service.hasFactory, variants[position].factory == nil, let written, !written.value.canBeSeeded {
                 error("named variant '\(variants[position].name)' of seeded service '\(service.key)' has no factory, so it is seeded too, "
                       + "and needs scope scoped, not '\(written.value.name)'", at: written.location)
             }
@@ -88,25 +88,23 @@ package struct ManifestValidator {
     }
 
     private mutating func checkTimeToLive(_ ttl: Located<Duration>?, scope: Scope, of what: @autoclosure () -> String) {
-        guard let ttl, scope != .cached, !customScopeNames.contains(scope.name) else { return }
-        guard scope.isBuiltIn else { return }
+        guard let ttl, !scope.takesTimeToLive else { return }
         error("'ttl' of \(what()) needs the cached scope or a custom scope, not '\(scope.name)'", at: ttl.location)
     }
 
     /// `eager` and `shutdownTimeout` need an instance the container keeps: `start()` builds
     /// it, and `shutdown()` (or the end of its scope) runs its hooks.
     private mutating func checkLifecycle(_ lifecycle: Lifecycle, scope: Scope, of what: @autoclosure () -> String) {
-        let kind = scope.builtInKind
-        if let eager = lifecycle.eager, eager.value, kind == .unique || kind == .graph || kind == .scoped {
-            let reason = kind == .scoped ? "a scoped instance is built in its scope, not at start" : "'\(scope.name)' keeps no instance to start"
+        if let eager = lifecycle.eager, eager.value, !scope.isKeptByContainer {
+            let reason = scope.isPerContainerScope ? "a scoped instance is built in its scope, not at start" : "'\(scope.name)' keeps no instance to start"
             error("'eager: true' of \(what()) needs singleton, cached, shared or a custom scope; \(reason)", at: eager.location)
         }
-        if let seeded = lifecycle.seeded, seeded.value, kind != .scoped {
+        if let seeded = lifecycle.seeded, seeded.value, !scope.canBeSeeded {
             error("'seeded: true' of \(what()) needs scope scoped: code seeds each scope with its instance, and '\(scope.name)' is not a scope's",
                   at: seeded.location)
         }
         if let timeout = lifecycle.shutdownTimeout {
-            if kind == .unique || kind == .graph {
+            if scope.keepsNoInstance {
                 error("'shutdownTimeout' of \(what()) needs a scope that keeps its instance, not '\(scope.name)': its instances are never shut down",
                       at: timeout.location)
             } else if timeout.value <= .zero {

@@ -85,11 +85,11 @@ package struct ReferenceChecks {
         }
 
         /// How long the instance of the service at `position`, or of its variant `name`,
-        /// lives (see ``ReferenceChecks/lifetime(of:expires:)``).
+        /// lives (see ``Scope/lifetimeRank(expires:)``).
         private mutating func rank(of position: Int, name: String?) -> Int {
             if name == nil, ranks[position] >= 0 { return Int(ranks[position]) }
             let (scope, expires) = checks.scope(of: position, name: name)
-            let rank = ReferenceChecks.lifetime(of: scope, expires: expires)
+            let rank = scope.lifetimeRank(expires: expires)
             if name == nil { ranks[position] = Int8(rank) }
             return rank
         }
@@ -107,20 +107,6 @@ package struct ReferenceChecks {
 
     // MARK: - Captive dependencies
 
-    /// How long an instance of a scope lives, shortest first: `unique` < `graph` < `scoped` <
-    /// `shared` and any scope with a time-to-live < `cached` and custom scopes without one <
-    /// `singleton`.
-    static func lifetime(of scope: Scope, expires: Bool) -> Int {
-        switch scope.builtInKind {
-        case .unique: 0
-        case .graph: 1
-        case .scoped: 2
-        case .shared: 3
-        case .cached, nil: expires ? 3 : 4
-        case .singleton: 5
-        }
-    }
-
     /// The scope of the service at `position`, or of its variant `name`, and whether its
     /// instances expire.
     private func scope(of position: Int, name: String?) -> (scope: Scope, expires: Bool) {
@@ -132,7 +118,7 @@ package struct ReferenceChecks {
             expires = expires || variant.timeToLive != nil
         }
         // A time-to-live changes the lifetime of a cached or custom scope only.
-        if !expires, scope.builtInKind == .cached || !scope.isBuiltIn {
+        if !expires, scope.takesTimeToLive {
             expires = manifest.customScopes.first { $0.name == scope.name }?.timeToLive != nil
         }
         return (scope, expires)
