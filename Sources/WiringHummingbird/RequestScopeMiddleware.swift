@@ -28,31 +28,33 @@ internal import Logging
 /// logger; the response is already on its way.
 public struct RequestScopeMiddleware<Context: WiringRequestContext>: RouterMiddleware {
     /// Where the requests' scopes come from.
-    private let source: ContainerSource
+    private let source: any ContainerProvider
     private let seed: (@Sendable (ContainerScope, Request, Context) throws -> Void)?
 
     /// The container whose scopes the requests get: for a ``Wiring/ReloadingContainer``, the one
     /// in force.
     public var container: Container { source.container }
 
-    /// A middleware that gives each request a scope of `container`, seeded by `seed`.
+    /// A middleware that gives each request a scope of `container`, seeded by `seed`; for a
+    /// ``Wiring/ReloadingContainer``, of the container it has in force when the request
+    /// arrives: after an edit of the manifest, new requests get the new container while those
+    /// in flight finish on the old one.
     ///
     /// - Parameters:
-    ///   - container: The container the scopes are made from.
+    ///   - container: The container the scopes are made from: a ``Wiring/Container`` or a
+    ///     ``Wiring/ReloadingContainer``.
     ///   - seed: Gives each new scope what only the request knows, with
     ///     ``Wiring/ContainerScope/seed(_:as:name:)``; a seed that throws fails the request
     ///     (its error is the handler's) and ends the scope.
-    public init(container: Container, seed: (@Sendable (ContainerScope, Request, Context) throws -> Void)? = nil) {
-        source = .fixed(container)
+    public init(container: any ContainerProvider, seed: (@Sendable (ContainerScope, Request, Context) throws -> Void)? = nil) {
+        source = container
         self.seed = seed
     }
 
-    /// A middleware that gives each request a scope of the container `reloading` has in force
-    /// when the request arrives, seeded by `seed`: after an edit of the manifest, new requests
-    /// get the new container while those in flight finish on the old one.
+    /// The middleware of ``init(container:seed:)``, which takes a reloading container too.
+    @available(*, deprecated, renamed: "init(container:seed:)", message: "pass the reloading container as `container:`")
     public init(reloading: ReloadingContainer, seed: (@Sendable (ContainerScope, Request, Context) throws -> Void)? = nil) {
-        source = .reloading(reloading)
-        self.seed = seed
+        self.init(container: reloading, seed: seed)
     }
 
     /// Runs `next` with the request's scope in its context, and ends the scope as the type's

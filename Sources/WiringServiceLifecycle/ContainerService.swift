@@ -22,22 +22,17 @@ public import Wiring
 /// Starting the container before the group, as above, is the usual way; `run()` starts it
 /// too (`start()` does nothing the second time), for apps with nothing that needs it first.
 public struct ContainerService: Service {
-    private let source: ContainerSource
+    private let source: any ContainerProvider
 
     /// The container the service starts and shuts down: for a ``Wiring/ReloadingContainer``,
     /// the one in force.
     public var container: Container { source.container }
 
-    /// A service for `container`.
-    public init(_ container: Container) {
-        source = .fixed(container)
-    }
-
-    /// A service for a container that follows its manifest's edits: it starts it (and its
-    /// watch of the files), and at graceful shutdown stops the watch and shuts down the
-    /// container in force and those a reload retired.
-    public init(_ reloading: ReloadingContainer) {
-        source = .reloading(reloading)
+    /// A service for `container`: a ``Wiring/Container``, or a ``Wiring/ReloadingContainer``,
+    /// which it starts with its watch of the files, and at graceful shutdown stops the watch and
+    /// shuts down the container in force and those a reload retired.
+    public init(_ container: any ContainerProvider) {
+        source = container
     }
 
     /// Starts the container, waits for graceful shutdown or cancellation, then shuts the

@@ -12,11 +12,11 @@ extension Application {
         public let application: Application
 
         struct Key: StorageKey {
-            typealias Value = ContainerSource
+            typealias Value = any ContainerProvider
         }
 
-        /// The container ``use(_:seed:)`` gave the application (for
-        /// ``use(reloading:seed:)``, the one in force), or `nil` before it.
+        /// The container ``use(_:seed:)`` gave the application (for a
+        /// ``Wiring/ReloadingContainer``, the one in force), or `nil` before it.
         public var container: Container? { application.storage[Key.self]?.container }
 
         /// Makes `container` the application's, in one line:
@@ -38,34 +38,32 @@ extension Application {
         /// }
         /// ```
         ///
+        /// In development, pass a ``Wiring/ReloadingContainer``: the application's container
+        /// then follows the edits of its manifest. Each request gets a scope of the container in
+        /// force when it arrives; requests in flight finish on the one they started on, which
+        /// shuts down after them. The watch of the files starts when the application boots and
+        /// stops when it shuts down.
+        ///
         /// - Parameters:
-        ///   - container: The container the application resolves from.
+        ///   - container: The container the application resolves from: a ``Wiring/Container``
+        ///     or a ``Wiring/ReloadingContainer``.
         ///   - seed: Gives each request's scope what only the request knows (its id, its
         ///     logger, the authenticated user); a seed that throws fails the request.
-        public func use(_ container: Container, seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
-            use(.fixed(container), lifecycle: ContainerLifecycle(container: container),
-                middleware: RequestScopeMiddleware(container: container, seed: seed))
-        }
-
-        /// ``use(_:seed:)`` for development: the application's container follows the edits of
-        /// its manifest (``Wiring/ReloadingContainer``). Each request gets a scope of the
-        /// container in force when it arrives; requests in flight finish on the one they
-        /// started on, which shuts down after them. The watch of the files starts when the
-        /// application boots and stops when it shuts down.
-        public func use(reloading: ReloadingContainer, seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
-            use(.reloading(reloading), lifecycle: ContainerLifecycle(reloading: reloading),
-                middleware: RequestScopeMiddleware(reloading: reloading, seed: seed))
-        }
-
-        private func use(_ source: ContainerSource, lifecycle: ContainerLifecycle, middleware: RequestScopeMiddleware) {
+        public func use(_ container: any ContainerProvider, seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
             if let existing = application.storage[Key.self] {
                 application.logger.warning("app.wiring.use was called again: the application keeps its first container",
                                            metadata: ["kept": "\(ObjectIdentifier(existing.container))"])
                 return
             }
-            application.storage[Key.self] = source
-            application.lifecycle.use(lifecycle)
-            application.middleware.use(middleware)
+            application.storage[Key.self] = container
+            application.lifecycle.use(ContainerLifecycle(container: container))
+            application.middleware.use(RequestScopeMiddleware(container: container, seed: seed))
+        }
+
+        /// ``use(_:seed:)``, which takes a reloading container too.
+        @available(*, deprecated, renamed: "use(_:seed:)", message: "pass the reloading container to use(_:seed:)")
+        public func use(reloading: ReloadingContainer, seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
+            use(reloading, seed: seed)
         }
     }
 }

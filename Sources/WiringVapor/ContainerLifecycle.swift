@@ -12,22 +12,23 @@ public import Wiring
 /// accepting and finishes the requests in flight, within the server's `shutdownTimeout`),
 /// then the container. Vapor's own shutdown of the server then finds it stopped.
 public struct ContainerLifecycle: LifecycleHandler {
-    private let source: ContainerSource
+    private let source: any ContainerProvider
 
     /// The container this handler starts and shuts down: for a ``Wiring/ReloadingContainer``,
     /// the one in force.
     public var container: Container { source.container }
 
     /// A handler for `container`; register it with `app.lifecycle.use(_:)`, or let
-    /// `app.wiring.use(_:)` do it.
-    public init(container: Container) {
-        source = .fixed(container)
+    /// `app.wiring.use(_:)` do it. For a ``Wiring/ReloadingContainer``, it starts it with its
+    /// watch of the files and shuts down the container in force and those a reload retired.
+    public init(container: any ContainerProvider) {
+        source = container
     }
 
-    /// A handler for a container that follows its manifest's edits: it starts it (and its
-    /// watch of the files) and shuts down the container in force and those a reload retired.
+    /// The handler of ``init(container:)``, which takes a reloading container too.
+    @available(*, deprecated, renamed: "init(container:)", message: "pass the reloading container as `container:`")
     public init(reloading: ReloadingContainer) {
-        source = .reloading(reloading)
+        self.init(container: reloading)
     }
 
     /// Vapor's synchronous boot (`boot()`, `run()`) cannot start an asynchronous container.

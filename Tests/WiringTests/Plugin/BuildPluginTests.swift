@@ -14,9 +14,24 @@ struct BuildPluginTests {
     let clean = TestSupport.packageRoot + "/Tests/PluginFixtures/CleanApp"
     let broken = TestSupport.packageRoot + "/Tests/PluginFixtures/BrokenApp"
 
+    /// The fixture's scratch path, named for the set of this package's source files: SwiftPM
+    /// does not notice that a path dependency gained or lost a file, and a build folder made
+    /// before then fails with "missing inputs" (a source file moved or deleted since).
     func scratch(_ package: String) -> String {
-        TestSupport.packageRoot + "/.build-plugin-fixtures/" + URL(fileURLWithPath: package).lastPathComponent
+        TestSupport.packageRoot + "/.build-plugin-fixtures/" + URL(fileURLWithPath: package).lastPathComponent + "-" + Self.sourcesStamp
     }
+
+    /// A stable hash (FNV-1a) of the paths of the package's source files.
+    static let sourcesStamp: String = {
+        let sources = TestSupport.packageRoot + "/Sources"
+        // No enumerator only when there is no Sources folder: then no files, and one stamp.
+        let paths = (FileManager.default.enumerator(atPath: sources)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in paths.joined(separator: "\n").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }()
 
     func build(_ package: String, _ arguments: String...) throws -> BinaryRunner.Output {
         try BinaryRunner.swift(["build", "--scratch-path", scratch(package)] + arguments, in: package)

@@ -13,7 +13,7 @@ do {
     // development, the manifests are too.
     if Notes.isDevelopment(environment: environment) {
         let (wiring, settings) = try await Notes.launchReloading(environment: environment)
-        try await NotesServerApp.run(reloading: wiring, settingsFile: settings.file, onServerRunning: listening)
+        try await NotesServerApp.run(container: wiring, settingsFile: settings.file, onServerRunning: listening)
     } else {
         let (container, settings) = try await Notes.launchContainer(environment: environment)
         try await NotesServerApp.run(container: container, settingsFile: settings.file, onServerRunning: listening)

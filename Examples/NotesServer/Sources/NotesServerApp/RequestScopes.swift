@@ -11,13 +11,8 @@ public typealias AppRequestContext = BasicWiringRequestContext
 extension RequestScopeMiddleware<AppRequestContext> {
     /// Each request's scope, seeded with its ``RequestLog`` (the request id and Hummingbird's
     /// logger for it).
-    static func seedingRequestLog(container: Container) -> Self {
+    static func seedingRequestLog(container: any ContainerProvider) -> Self {
         RequestScopeMiddleware(container: container, seed: seedRequestLog)
-    }
-
-    /// The same, each request's scope made from the container `reloading` has in force.
-    static func seedingRequestLog(reloading: ReloadingContainer) -> Self {
-        RequestScopeMiddleware(reloading: reloading, seed: seedRequestLog)
     }
 
     @Sendable

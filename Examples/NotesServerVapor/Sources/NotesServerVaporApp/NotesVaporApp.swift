@@ -10,19 +10,14 @@ import WiringVapor
 public enum NotesVaporApp {
     /// The application for `container`, configured and not yet booted: `execute()` boots it
     /// (the container starts, the store opens) and serves; `asyncShutdown()` drains the
-    /// requests in flight, then shuts the container down.
+    /// requests in flight, then shuts the container down. In the `development` context
+    /// `container` is a `ReloadingContainer`: each request gets a scope of the container in
+    /// force, so that an edit of the manifests applies to the next request, without a restart.
     ///
     /// - Throws: What resolving the server's settings throws, or a `ResolutionError` when the
     ///   manifest does not let a request's `RequestLog` be seeded.
-    public static func makeApplication(container: Container) async throws -> Application {
-        try await makeApplication(first: container) { app in app.wiring.use(container, seed: seedRequestLog) }
-    }
-
-    /// ``makeApplication(container:)`` for the `development` context: each request gets a scope
-    /// of the container `reloading` has in force, so that an edit of the manifests applies to
-    /// the next request, without a restart.
-    public static func makeApplication(reloading: ReloadingContainer) async throws -> Application {
-        try await makeApplication(first: reloading.container) { app in app.wiring.use(reloading: reloading, seed: seedRequestLog) }
+    public static func makeApplication(container: any ContainerProvider) async throws -> Application {
+        try await makeApplication(first: container.container) { app in app.wiring.use(container, seed: seedRequestLog) }
     }
 
     /// The application the `notes-server-vapor` executable serves, and its settings (whose
@@ -30,7 +25,7 @@ public enum NotesVaporApp {
     public static func launch(environment: [String: String]) async throws -> (app: Application, settings: NotesSettings) {
         if Notes.isDevelopment(environment: environment) {
             let (wiring, settings) = try await Notes.launchReloading(environment: environment)
-            return (try await makeApplication(reloading: wiring), settings)
+            return (try await makeApplication(container: wiring), settings)
         }
         let (container, settings) = try await Notes.launchContainer(environment: environment)
         return (try await makeApplication(container: container), settings)

@@ -172,7 +172,7 @@ struct WiringVaporTests {
         let wiring = try ReloadingContainer(manifest: config.services.path, registry: Notes.registry(), contexts: .explicit("test"),
                                             options: .init(environment: ["http.port": "0"]), pollInterval: .milliseconds(20))
         let app = try await Application.make(.testing)
-        app.wiring.use(reloading: wiring) { scope, req in try scope.seed(RequestLog(requestID: req.id, logger: req.logger)) }
+        app.wiring.use(wiring) { scope, req in try scope.seed(RequestLog(requestID: req.id, logger: req.logger)) }
         app.get("token") { req async throws -> String in
             try await req.resolve(AdminToken.self).allows("Bearer edited") ? "edited" : "original"
         }
