@@ -81,8 +81,7 @@ final class DecoratorStep: Sendable {
 /// its factory, with its arguments checked and its scope applied.
 final class Registration: Sendable {
     // What a resolve reads first, so that it shares the object's first cache lines (a request
-    // reads four registrations: the served request, cold caches, 476 → 459 cache lines;
-    // `--profile-requests N served cold`); then the word-sized fields, and the odd-sized ones
+    // reads four registrations); then the word-sized fields, and the odd-sized ones
     // last, so that padding does not push the object into a bigger allocation: a container
     // holds one per service and named variant.
     let make: @Sendable (FactoryContext) throws -> Any
@@ -99,8 +98,7 @@ final class Registration: Sendable {
     let hasShutdownHooks: Bool
     /// Whether all its shutdown hooks are synchronous: a scope that ends runs them in place.
     /// Derived once, as ``hasShutdownHooks`` is: a scope that ends asks it of each instance it
-    /// recorded, and reading the hooks to tell copied them (the served request: 8,434 → 8,382
-    /// instructions).
+    /// recorded, and reading the hooks to tell would copy them.
     let hooksRunInPlace: Bool
     /// Whether its instances are the factory's class instances (a plain build of a factory
     /// whose type is a class): a scope holds them without a box.

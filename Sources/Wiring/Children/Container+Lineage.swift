@@ -3,11 +3,8 @@ extension Container {
     /// The slot this container keeps the instance of a kept registration in: the one the
     /// registration holds for the container built from the manifest, the slot at `place` of
     /// its own table for a child. One test of a stored reference on the resolve path.
-    ///
-    /// The child's lookup is out of line: inlined into every kept resolve, it made a named
-    /// singleton's resolve through a root container 945 instructions where it was 896 before
-    /// children; out of line, 928 (callgrind, `WiringBenchmarks resolution --only "named
-    /// singleton"`, per resolve).
+    /// The child's lookup is out of line, so that a root container's kept resolve, which
+    /// inlines this, stays as short as it was before children.
     @inline(__always)
     func keptSlot(_ slot: InstanceSlot, at place: Int) -> InstanceSlot {
         guard let ownSlots else { return slot }
@@ -15,9 +12,8 @@ extension Container {
     }
 
     /// The instance `slot` (at `place`) keeps in this container, if any: ``keptSlot(_:at:)``'s
-    /// read, without copying the slot on the root's path: a copy counted a reference to its
-    /// table on every kept resolve (a named singleton's resolve: 928 instructions with the copy,
-    /// 895 without, 896 before children). A child reads its own table in place for the same
+    /// read, without copying the slot on the root's path: a copy would count a reference to
+    /// its table on every kept resolve. A child reads its own table in place for the same
     /// reason (``ChildSlots/current(at:now:)``).
     @inline(__always)
     func current(in slot: InstanceSlot, at place: Int, now: @autoclosure () -> Duration?) -> Any? {

@@ -19,9 +19,7 @@ struct OnceReference<Instance: AnyObject>: ~Copyable, @unchecked Sendable {
     }
 
     /// The instance, if set, not counted: it lives as long as this reference does. Reading
-    /// through it saves a retain and a release on every argument a factory reads: a service
-    /// with 3 declared dependencies resolves in 3,506 instructions instead of 3,650
-    /// (callgrind), against 3,258 for the same 3 resolved in code.
+    /// through it saves a retain and a release on every argument a factory reads.
     @inline(__always)
     func loadUnmanaged() -> Unmanaged<Instance>? {
         let raw = bits.load(ordering: .acquiring)

@@ -130,8 +130,8 @@ extension Container {
 
     /// The error for a scoped `registration` resolved without a scope, or on the path of
     /// `keeper`, which the container keeps. Out of line, as ``checkCycle(_:state:)``'s errors
-    /// are: ``scopeSlot(of:at:state:)``'s frame went from 384 bytes to 48 (every scoped resolve
-    /// passes through it).
+    /// are, so that ``scopeSlot(of:at:state:)``, which every scoped resolve passes through,
+    /// keeps a small frame.
     @inline(never)
     private func scopeRequired(_ registration: Registration, keptBy keeper: PathEntry?, state: ResolutionState) -> ResolutionError {
         let message = if let keeper {

@@ -5,11 +5,10 @@ internal import Logging
 /// hooks, whether it is closed, its start and shutdown, and its children's lives. A parent
 /// shuts a child down through the child's life, and holds the life, not the child.
 ///
-/// Held apart because a parent must not hold its children: a weak reference to a container
-/// gave it a side table, and every retain and release of the child then took the runtime's
-/// slow path (78 instructions more each), which made three `!service` arguments read through a
-/// child cost 1.17× what they cost through its parent; with the lives apart, 1.0×
-/// (`WiringBenchmarks children`).
+/// Held apart because a parent must not hold its children, and a weak reference to a container
+/// would give it a side table, sending every retain and release of the child through the
+/// runtime's slow path: reading three `!service` arguments through a child then cost 1.17×
+/// what it costs through its parent, against 1.0× this way (`WiringBenchmarks children`).
 final class ContainerLife: Sendable {
     /// The kept instances with shutdown hooks, in construction order.
     let kept = KeptInstances()

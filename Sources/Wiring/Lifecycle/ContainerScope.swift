@@ -165,9 +165,8 @@ public final class ContainerScope: Sendable {
 
     /// Runs `body` with this scope, then ends it (also when `body` throws).
     ///
-    /// Inlined into `withScope`: an async call of its own took a task allocation per scope (a
-    /// request through `withScope`: 9,559 instructions with the call, 9,347 inlined, 9,424 before
-    /// the code was shared; `WiringBenchmarks --profile-requests N served`, callgrind).
+    /// Inlined into `withScope`: an async call of its own would take a task allocation per
+    /// scope.
     ///
     /// - Throws: What `body` throws (hooks that then fail are logged at error level); else
     ///   ``ShutdownError`` if a hook failed.

@@ -91,10 +91,8 @@ extension FactoryContext {
     /// one. The registration comes from the table looked up once per registration.
     ///
     /// `resolve(arg:as:)` is inlinable around this, as `arg(_:as:)` is, so that the app
-    /// specializes it for `T`: unspecialized, each read looked up `Optional<T>`'s metadata at
-    /// run time, about 500 instructions (with the inlinable `onShutdown`, a request as the notes
-    /// server serves one went from 41,383 to 36,112 instructions; `--profile-requests 11000
-    /// served`).
+    /// specializes it for `T`: unspecialized, each read would look up `Optional<T>`'s metadata
+    /// at run time, about 500 instructions.
     @usableFromInline
     func referencedInstanceAsync(_ key: String) async throws -> Any? {
         guard decorator < 0, let target = registration.referencedRegistration(key, in: container) else { return nil }

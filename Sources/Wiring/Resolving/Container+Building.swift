@@ -130,7 +130,7 @@ extension Container {
     /// This and the other errors of the resolve path are built out of line: the temporaries of
     /// their messages would otherwise take room in the frame of every resolve, which passes
     /// the checks (``checkCycle(_:state:)``'s frame: 496 bytes with the messages in it, 24
-    /// without; the served request, 8,615 → 8,575 instructions).
+    /// without).
     @inline(never)
     func cycleError(_ registration: Registration, from start: Int, state: ResolutionState) -> ResolutionError {
         let cycle = state.path[start...].map(\.step) + [registration.step]
@@ -184,14 +184,13 @@ extension Container {
     /// The instance of the plain `scoped` `registration` in the scope of `state`, in one step:
     /// looked up, and built by ``produceNested(_:state:)`` when it is not there. `nil` when the
     /// scope has ended or another resolution is building it: the general path says so, or
-    /// waits. A request's scoped dependencies are built this way (the notes server's unit of
-    /// work reads its request log through it: 15,296 instructions a request through the
-    /// general path, 14,904 through this one when it was added; `--profile-requests 11000
+    /// waits. A request's scoped dependencies are built this way, in about 3 % fewer
+    /// instructions than through the general path (`WiringBenchmarks --profile-requests N
     /// served`). It keeps the instance as ``KeptPlace/keep(_:of:hooks:now:)`` keeps a scope's,
     /// with no list of hooks to make: a plain build has the factory's hook alone.
     ///
     /// Never inlined: a request's top-level scoped service and its scoped dependencies run one
-    /// copy of it, not one each (the served request: 533 → 522 cache lines with cold caches).
+    /// copy of it, not one each, which keeps the request's code in fewer cache lines.
     @inline(never)
     func buildScopedDependency(_ registration: Registration, at place: Int, state: ResolutionState) throws(ResolutionError) -> Any? {
         let slot = try scopeSlot(of: registration, at: place, state: state)
@@ -216,8 +215,7 @@ extension Container {
     /// already building with this container.
     ///
     /// Inlined into its callers: a request's scoped service then builds in one frame, not two,
-    /// at each level of its dependencies (the served request: 461 → 446–450 cache lines
-    /// touched with cold caches; `--profile-requests N served cold`).
+    /// at each level of its dependencies.
     @inline(__always)
     func produceNested(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any {
         // A plain registration has no property hooks: met again, it is a cycle.

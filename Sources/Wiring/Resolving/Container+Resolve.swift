@@ -150,8 +150,7 @@ extension Container {
             return try buildScopedDependency(registration, at: place, state: state)
         case .kept(nil, false, let slot, let place):
             // A built singleton, read from its slot without the general path's frames: a
-            // request's store (the notes server's request touches 552 → 532 cache lines with
-            // cold caches; `WiringBenchmarks --profile-requests N served cold`).
+            // request's store.
             return current(in: slot, at: place, now: nil)
         case .unique:
             return try produceNested(registration, state: state)

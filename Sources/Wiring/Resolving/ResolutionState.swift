@@ -31,9 +31,8 @@ final class ResolutionState {
     /// which keeps the resolution's `graph` instances; `nil` for that first state itself.
     private let frozenTop: ResolutionState?
     /// On an async resolution's first frozen state: its `graph` instances, made by the first
-    /// build that keeps one. Most resolutions keep none, and making the table up front cost an
-    /// allocation, a mutex and a locked copy per fork (about 350 instructions of the 18,657 of
-    /// a request as the notes server serves one; `--profile-requests 11000 served`).
+    /// build that keeps one. Most resolutions keep none, and making the table up front would
+    /// cost an allocation, a mutex and a locked copy per fork.
     private let sharedGraphs = OnceReference<SharedGraph>()
 
     /// The table ``sharedGraphs`` holds, a class so that it can be set once.
@@ -133,10 +132,8 @@ final class ResolutionState {
     /// its resolution's, and the state is recycled.
     ///
     /// The fork is held in an optional that ending it takes, so that nothing else holds the
-    /// state when it is recycled: with a `let` and a `defer { end(fork) }` at each caller, the
-    /// state was never found unique and every fork allocated a new one (callgrind,
-    /// `--profile-requests 11000 served`: 3 allocations per request, 34,993 instructions against
-    /// 32,413).
+    /// state when it is recycled, and the next fork on the thread reuses it instead of
+    /// allocating one.
     static func withFork<R>(
         of frozen: ResolutionState, container: Container, _ body: (ResolutionState) throws(ResolutionError) -> R
     ) throws(ResolutionError) -> R {
@@ -231,8 +228,7 @@ final class ResolutionState {
             return
         }
         // Empty once its resolution is over, unless a factory threw on the way: emptying an
-        // empty path still calls into the standard library (the served request: 8,575 → 8,513
-        // instructions, 5 cache lines of code fewer; `--profile-requests N served cold`).
+        // empty path still calls into the standard library.
         if !state.path.isEmpty { state.path.removeAll(keepingCapacity: true) }
         if !state.graph.isEmpty { state.graph = [:] }
         if state.scope != nil { state.scope = nil }

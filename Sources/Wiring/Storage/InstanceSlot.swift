@@ -38,18 +38,15 @@ struct InstanceSlot: Sendable {
         /// Built by the resolution `token`; `waiters` is made by the first waiter.
         case building(token: ObjectIdentifier, waiters: Build?)
         /// `expires` is a ``Expiry`` offset, not a `ContinuousClock.Instant`: the instant's
-        /// layout is not fixed at compile time, and an enum holding one copied its cases
-        /// through runtime calls on every resolve of the slot (about 1,600 instructions per
-        /// request through a scope, of 15,500). The instance is boxed for the same reason: an
-        /// `Any` in a case made every copy and every match of the state go through value
-        /// witnesses, where a box is a reference count (a request as the notes server serves
-        /// one: 22,902 instructions with the `Any`, 22,370 with the box and its allocation;
-        /// `--profile-requests 11000 served`).
+        /// layout is not fixed at compile time, and an enum holding one copies its cases
+        /// through runtime calls on every resolve of the slot (about 10 % of a request through a
+        /// scope). The instance is boxed for the same reason: an `Any` in a case makes every
+        /// copy and every match of the state go through value witnesses, where a box is a
+        /// reference count.
         case built(InstanceBox, expires: Duration?)
-        /// A scope's class instance without hooks, held as itself: no box to allocate and free.
-        /// A request resolving the notes server's NoteQueries, whose queries and request log
-        /// are such instances, runs 9,959 → 9,234 instructions (it touches 555 → 552 cache
-        /// lines with cold caches; `WiringBenchmarks --profile-requests N served [cold]`).
+        /// A scope's class instance without hooks, held as itself: no box to allocate and free
+        /// (7 % fewer instructions for the notes server's request, whose scoped instances are
+        /// such; `WiringBenchmarks --profile-requests N served`).
         case object(AnyObject)
         case weak(WeakInstance)
 

@@ -13,10 +13,8 @@ import Darwin
 /// also holds the scope's shutdown hooks and whether it has ended. A request through a scope
 /// then allocates one table and initializes one mutex, and each of its scoped instances costs
 /// two critical sections (look, then keep), where a slot object per instance cost an allocation,
-/// a mutex and six critical sections. On the notes server's request (NoteQueries with a scoped
-/// unit of work and request log and a singleton store), that took 30,356 instructions down to
-/// 27,389 (callgrind, `WiringBenchmarks --profile-requests 11000 served`) and 3.10 µs to
-/// 2.80 µs (`NotesBenchmark --in-process`).
+/// a mutex and six critical sections: the notes server's request runs about 10 % faster
+/// (`NotesBenchmark --in-process`).
 struct SlotTable: @unchecked Sendable {
     struct Header {
         var mutex = pthread_mutex_t()
@@ -33,8 +31,7 @@ struct SlotTable: @unchecked Sendable {
             withUnsafeMutablePointers { header, states in
                 // An ended scope's slots are all empty, which holds nothing to release: once
                 // it ends, a build under way empties its slot, and it holds the table until
-                // then. Skipping their value witnesses is 2 % of a request as the notes server
-                // serves one (9,140 → 8,975 instructions, `--profile-requests N served`).
+                // then. Skipping their value witnesses saves 2 % of a served request.
                 if !header.pointee.ended { states.deinitialize(count: header.pointee.count) }
                 RecordedInstance.release(header.pointee.newestRecorded.take())
                 // An unlocked mutex of glibc or musl holds nothing to release (see `init`).
@@ -54,8 +51,7 @@ struct SlotTable: @unchecked Sendable {
         storage.withUnsafeMutablePointers { header, states in
             // glibc's and musl's PTHREAD_MUTEX_INITIALIZER is all zeros, as `Header` makes the
             // mutex: a scope's table, one per request, needs no call into the C library that
-            // the rest of a server seldom makes (522 → 514 cache lines a request touches,
-            // `--profile-requests N served cold`). Darwin's initializer is not zeros.
+            // the rest of a server seldom makes. Darwin's initializer is not zeros.
             #if !canImport(Glibc) && !canImport(Musl)
             pthread_mutex_init(Self.mutex(header), nil)
             #endif
