@@ -19,10 +19,10 @@ struct RefreshTests {
             var nextWatcher = 0
         }
 
-        private let state: Mutex<State>
+        private let state: Locked<State>
 
         init(_ values: [String: ConfigurationValue]) {
-            state = Mutex(State(values: values))
+            state = Locked(State(values: values))
         }
 
         /// The values as of one version.
@@ -83,8 +83,8 @@ struct RefreshTests {
 
     /// Built instances and hook runs, by factory.
     final class Counts: Sendable {
-        let built = Mutex<[String: Int]>([:])
-        let closed = Mutex<[Int]>([])
+        let built = Locked<[String: Int]>([:])
+        let closed = Locked<[Int]>([])
         func build(_ key: String) { built.withLock { $0[key, default: 0] += 1 } }
         subscript(key: String) -> Int { built.withLock { $0[key] ?? 0 } }
     }

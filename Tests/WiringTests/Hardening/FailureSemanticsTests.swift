@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 import Testing
 @testable import Wiring
 
@@ -132,7 +131,7 @@ private final class Outcome: @unchecked Sendable {
     @Test func aReferenceOfTheWrongTypeIsResolvedOnceBeforeTheError() throws {
         struct WrongArgs: Decodable, Sendable { @Reference var part: Link }
         final class Counter: Sendable {
-            let count = Mutex(0)
+            let count = Locked(0)
             var value: Int { count.withLock { $0 } }
         }
         let built = Counter()
