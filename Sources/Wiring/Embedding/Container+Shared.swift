@@ -122,8 +122,8 @@ extension Container {
     }
 
     /// Resolves `type` for a property wrapper: in `joining`, the resolution building with this
-    /// container when the wrapper was made (see ``target(for:)``),
-    /// sharing its `graph` instances, its scope and its path; else on its own.
+    /// container when the wrapper was made (see ``target(for:)``), sharing its `graph`
+    /// instances, its scope and its path; else on its own.
     @inline(__always)
     func resolve<T>(_ type: T.Type, name: String?, joining: ResolutionState?) throws(ResolutionError) -> T {
         guard let joining else { return try resolve(type, name: name) }

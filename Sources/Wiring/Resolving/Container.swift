@@ -152,8 +152,9 @@ public final class Container: Sendable {
         let read = loader.read(path)
         var values = loader.values
         if values.configuration != nil {
-            // A manifest whose contexts do not apply fails below with that error: its keys are
-            // then read as any value is, which only the message can show.
+            // The error of contexts that do not apply is dropped here only: `Bound` applies them
+            // again below and throws it with every other problem. Until then no type is known,
+            // and the files' keys are read untyped (the build fails either way).
             if let applied = try? read.manifest.applying(contexts: contexts.chosen(for: read.manifest).known.map(\.name)) {
                 values.types = applied.configurationTypes(schemas: registry.argumentSchemas)
             }
@@ -186,9 +187,11 @@ public final class Container: Sendable {
             let (active, unknown) = contexts.chosen(for: loaded)
             manifest = try loaded.applying(contexts: active.map(\.name))
             var values = values
-            // A source is asked for each key as the type its typed readers need (a key read
-            // while the manifest was checked was asked as this type already).
-            if values.configuration != nil { values.types = manifest.configurationTypes(schemas: registry.argumentSchemas) }
+            // A source is asked for each key as the type its typed readers need; `bind` worked
+            // them out already, before the files' keys were read, for the same applied manifest.
+            if values.configuration != nil, values.types.isEmpty {
+                values.types = manifest.configurationTypes(schemas: registry.argumentSchemas)
+            }
             configurationTypes = values.types
             environment = values.environment
             var binder = Binder(manifest: manifest, registry: registry, values: values)
