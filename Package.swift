@@ -5,6 +5,13 @@ import PackageDescription
 // executable the build makes, the plugin's tool too, so that build leaves the plugin out.
 let fuzzBuild = Context.environment["WIRING_FUZZ_BUILD"] != nil
 
+// SwiftPM builds a build-tool plugin's tool for every target of the package graph that applies
+// it, even a target of a dependency that nothing builds. Where Wiring is another package's
+// checkout (SwiftPM's and Xcode's `checkouts/` folders), the example app, which nothing there
+// builds, does not apply the plugin: an app's clean debug build then compiles `Wiring` once, not
+// twice with the command-line tool and swift-argument-parser (32 s against 54 s on 2 cores).
+let isDependencyCheckout = Context.packageDirectory.contains("/checkouts/")
+
 let package = Package(
     name: "Wiring",
     platforms: [.macOS(.v15)],
@@ -126,7 +133,7 @@ let package = Package(
             // wiring-plugin.json points the plugin at config-examples/ and at the app's catalog
             // (`wiring-example catalog > Sources/WiringExample/factories.json`).
             exclude: ["wiring-plugin.json", "factories.json"],
-            plugins: fuzzBuild ? [] : ["WiringValidate"]
+            plugins: fuzzBuild || isDependencyCheckout ? [] : ["WiringValidate"]
         ),
         // The libFuzzer target for the reader and the loader: Tests/Fuzz/fuzz.sh builds and runs it.
         .executableTarget(name: "WiringFuzz", dependencies: ["Wiring"], path: "Tests/Fuzz", exclude: ["fuzz.sh", "lsan.supp", "seeds"]),
