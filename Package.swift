@@ -136,7 +136,7 @@ let package = Package(
             plugins: fuzzBuild || isDependencyCheckout ? [] : ["WiringValidate"]
         ),
         // The libFuzzer target for the reader and the loader: Tests/Fuzz/fuzz.sh builds and runs it.
-        .executableTarget(name: "WiringFuzz", dependencies: ["Wiring"], path: "Tests/Fuzz", exclude: ["fuzz.sh", "lsan.supp", "seeds"]),
+        .executableTarget(name: "WiringFuzz", dependencies: ["Wiring", "WiringCommands"], path: "Tests/Fuzz", exclude: ["fuzz.sh", "lsan.supp", "seeds"]),
         // A small program the context tests run as a child process, with WIRING_CONTEXT set.
         .executableTarget(name: "ContextProbe", dependencies: ["Wiring"], path: "Tests/ContextProbe"),
         // An app's tool embedding Wiring's commands with its own registry, for end-to-end tests.

@@ -1,6 +1,6 @@
 public import ArgumentParser
 import Foundation
-public import Wiring
+import Wiring
 
 extension GraphFormat: ExpressibleByArgument {}
 

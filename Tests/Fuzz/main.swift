@@ -5,6 +5,6 @@ import Wiring
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzManifest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    ManifestLoader.exercise(Array(UnsafeBufferPointer(start: data, count: size)))
+    Exercise.run(Array(UnsafeBufferPointer(start: data, count: size)))
     return 0
 }

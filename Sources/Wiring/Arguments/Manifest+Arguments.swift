@@ -4,7 +4,7 @@ extension Manifest {
     /// decorators), each at its position; `${VAR}` read from `external`, where set.
     ///
     /// What ``Container``'s build reports for typed factories, without their code: `validate`
-    /// runs it with the schemas of a ``FactoryCatalog``.
+    /// runs it with the schemas of a `FactoryCatalog` (in `WiringCommands`).
     package func argumentDiagnostics(schemas: [String: ArgumentSchema], values external: ExternalValues) -> [Diagnostic] {
         guard !schemas.isEmpty else { return [] }
         return argumentDiagnostics(values: external) { fill, args, owner, location, factoryKey, _ in

@@ -128,3 +128,13 @@ private enum Alias {
         }
     }
 }
+
+extension Manifest {
+    /// What binding this manifest to `registry` reports, the table it builds dropped: the fuzz
+    /// harness binds manifests that fail validation, which a container never does.
+    package func bindingDiagnostics(registry: FactoryRegistry, values: ExternalValues) -> [Diagnostic] {
+        var binder = Binder(manifest: self, registry: registry, values: values)
+        _ = binder.bind()
+        return binder.diagnostics
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Wiring
+import WiringCommands
 
 /// What typed arguments and catalogs used to pass over without a word: each now reported.
 @Suite("Typed arguments: nothing dropped")

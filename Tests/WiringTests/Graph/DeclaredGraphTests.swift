@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Wiring
+import WiringCommands
 
 @Suite("The declared graph, checked statically")
 struct DeclaredGraphTests {

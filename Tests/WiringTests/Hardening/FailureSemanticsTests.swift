@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 @testable import Wiring
+import WiringCommands
 
 final class Link: Sendable {
     let next: Link?

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Wiring
+import WiringCommands
 
 /// What a server knows of a request, seeded into the request's scope.
 final class RequestInfo: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Wiring
+import WiringCommands
 
 /// What the corpus's typed factories read.
 private struct CorpusPoolArgs: Decodable, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Wiring
+import WiringCommands
 @testable import WiringCommands
 
 /// `wiring build-check`, what the build plugin runs, on real files with the real binary; and

@@ -1,6 +1,6 @@
 /// What a typed factory expects of its service's `args`: derived from the factory's
 /// `Decodable` arguments type without running anything, and carried by the
-/// ``FactoryCatalog`` so that `wiring validate --catalog` and editors check arguments too.
+/// `FactoryCatalog` (in `WiringCommands`) so that `wiring validate --catalog` and editors check arguments too.
 ///
 /// ```swift
 /// struct PoolArgs: Decodable, Sendable {

@@ -173,11 +173,11 @@ public struct ValidationOptions: Sendable {
     public var contexts: [String]
     /// Whether to also apply each defined context alone and report what only appears with it.
     public var eachContext: Bool
-    /// The factory keys an app registers (from its registry or a ``FactoryCatalog``); every
+    /// The factory keys an app registers (from its registry or a `WiringCommands` `FactoryCatalog`); every
     /// factory key the manifest names is checked against them, with a did-you-mean.
     public var factoryKeys: Set<String>?
 
-    /// What typed factories read (from an app's registry or a ``FactoryCatalog``), by factory
+    /// What typed factories read (from an app's registry or a `WiringCommands` `FactoryCatalog`), by factory
     /// key: every service's `args` are checked against their factory's, at their positions.
     public var argumentSchemas: [String: ArgumentSchema]
     /// An app's registry, whose typed factories' arguments are checked as a container checks
@@ -230,7 +230,7 @@ extension ManifestLoader {
     /// Reads and decodes `bytes`, the file at `path`; returns the reader's problems, then the
     /// decoder's, the file (empty when the reader found nothing to decode), and where its
     /// secrets are written.
-    static func readFile(
+    package static func readFile(
         _ bytes: [UInt8], path: String, limits: YAMLLimits, values: ExternalValues
     ) -> (diagnostics: [Diagnostic], file: ManifestFile, secrets: [SourceSpan]) {
         let yaml = YAMLReader.read(bytes, file: path, limits: limits)

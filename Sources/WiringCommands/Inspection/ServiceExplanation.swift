@@ -1,3 +1,5 @@
+public import Wiring
+
 /// The effective definition of one service, after imports, overlay files and contexts: each
 /// field with its value and the place (and context) it came from. `wiring explain` prints it.
 ///

@@ -1,25 +1,23 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
+import Wiring
+import WiringCommands
 
-extension ManifestLoader {
+/// The fuzz harness: it reaches the loader's steps through the package's `package` API.
+enum Exercise {
     /// Runs one in-memory manifest through everything a load does, and more: the YAML reader,
     /// the decoder, assembly, validation, each context applied, and `explain` and `graph` of the
     /// result. For the fuzzer, which must find no input that crashes, hangs or leaks.
-    package static func exercise(_ bytes: [UInt8]) {
+    static func run(_ bytes: [UInt8]) {
         let file = "fuzz.yaml"
         let environment = ["HOME": "/root", "EMPTY": ""]
         let limits = YAMLLimits(maxFileSize: 1 << 20, maxDepth: 64, maxAliasExpansion: 100_000)
-        let (readProblems, manifestFile, _) = readFile(bytes, path: file, limits: limits, values: ExternalValues(environment: environment))
+        let (readProblems, manifestFile, _) = ManifestLoader.readFile(bytes, path: file, limits: limits, values: ExternalValues(environment: environment))
         var assembler = ManifestAssembler()
         let manifest = assembler.assemble([manifestFile])
         var validator = ManifestValidator(manifest: manifest)
         validator.run()
         // Binding must cope with a manifest that fails validation.
-        var binder = Binder(manifest: manifest, registry: fuzzRegistry, values: ExternalValues(environment: environment))
-        _ = binder.bind()
+        _ = manifest.bindingDiagnostics(registry: fuzzRegistry, values: ExternalValues(environment: environment))
         // Typed arguments checked as `validate --catalog` checks them.
         _ = manifest.argumentDiagnostics(schemas: fuzzRegistry.argumentSchemas, values: ExternalValues(environment: environment))
         let diagnostics = readProblems + assembler.diagnostics + validator.diagnostics

@@ -1,3 +1,5 @@
+package import Wiring
+
 
 extension ArgumentSchema {
     /// A string that holds a `${VAR}` or `$(param)` reference: filled in when a container is

@@ -1,8 +1,5 @@
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
 public import Foundation
-#endif
+public import Wiring
 
 /// The factory keys an app registers and what each typed factory reads, as JSON, so that
 /// `wiring validate --catalog` can check a manifest's factory keys and arguments without the

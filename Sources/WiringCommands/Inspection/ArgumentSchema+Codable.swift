@@ -1,3 +1,5 @@
+public import Wiring
+
 /// How a schema is written in a catalog file: one JSON object per value, its kind under
 /// `type`, the Swift type under `swiftType` where there is one.
 ///

@@ -1,3 +1,5 @@
+public import Wiring
+
 /// The formats `wiring graph` draws in.
 public enum GraphFormat: String, Sendable, CaseIterable {
     /// Graphviz DOT: `dot -Tsvg`.
