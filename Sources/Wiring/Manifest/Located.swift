@@ -5,14 +5,14 @@
 ///     print("\(factory.location): factory \(factory.value)")
 /// }
 /// ```
-public struct Located<Value: Sendable>: Sendable {
+package struct Located<Value: Sendable>: Sendable {
     /// The value.
-    public let value: Value
+    package let value: Value
     /// Where the value was written.
-    public let location: SourceLocation
+    package let location: SourceLocation
 
     /// Creates a located value.
-    public init(_ value: Value, at location: SourceLocation) {
+    package init(_ value: Value, at location: SourceLocation) {
         self.value = value
         self.location = location
     }

@@ -14,15 +14,15 @@ public struct Manifest: Sendable {
     /// The files read, the root first, then imports in the order they were reached.
     public let files: [String]
     /// Parameters, in source order.
-    public let parameters: [Parameter]
+    package let parameters: [Parameter]
     /// Services, in source order.
-    public let services: [ServiceDefinition]
+    package let services: [ServiceDefinition]
     /// Contexts, in source order of their first declaration.
-    public let contexts: [ContextDefinition]
+    package let contexts: [ContextDefinition]
     /// The default scope, when the manifest sets one.
-    public let defaultScope: Located<Scope>?
+    package let defaultScope: Located<Scope>?
     /// Custom scopes declared under `scopes: custom:`.
-    public let customScopes: [CustomScope]
+    package let customScopes: [CustomScope]
     /// Warnings found while loading (an unset environment variable, for example).
     public internal(set) var diagnostics: [Diagnostic]
     /// The contexts applied to this manifest, in order (empty for the manifest as loaded).
@@ -68,7 +68,7 @@ public struct Manifest: Sendable {
     }
 
     /// The service declared under `key`.
-    public func service(_ key: String) -> ServiceDefinition? {
+    package func service(_ key: String) -> ServiceDefinition? {
         serviceIndex[key].map { services[$0] }
     }
 
@@ -81,7 +81,7 @@ public struct Manifest: Sendable {
     var servicePositions: [NameKey: Int] { serviceIndex }
 
     /// The parameter called `name`.
-    public func parameter(_ name: String) -> Parameter? {
+    package func parameter(_ name: String) -> Parameter? {
         parameterIndex[name].map { parameters[$0] }
     }
 
@@ -91,12 +91,12 @@ public struct Manifest: Sendable {
     }
 
     /// The context called `name`.
-    public func context(_ name: String) -> ContextDefinition? {
+    package func context(_ name: String) -> ContextDefinition? {
         contextIndex[name].map { contexts[$0] }
     }
 
     /// The scope a service gets: its own, else the manifest's default, else ``Scope/graph``.
-    public func effectiveScope(of service: ServiceDefinition) -> Scope {
+    package func effectiveScope(of service: ServiceDefinition) -> Scope {
         service.scope?.value ?? defaultScope?.value ?? Scope.defaultScope
     }
 }

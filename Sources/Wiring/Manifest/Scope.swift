@@ -140,11 +140,11 @@ extension Scope {
 }
 
 /// A scope declared by the manifest under `scopes: custom:`.
-public struct CustomScope: Sendable, Hashable {
+package struct CustomScope: Sendable, Hashable {
     /// The scope's name.
-    public let name: String
+    package let name: String
     /// How long instances are kept, if they expire.
-    public let timeToLive: Located<Duration>?
+    package let timeToLive: Located<Duration>?
     /// Where the scope was declared.
-    public let location: SourceLocation
+    package let location: SourceLocation
 }

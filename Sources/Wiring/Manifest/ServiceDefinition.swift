@@ -10,7 +10,7 @@
 ///     names:
 ///       replica: { args: { url: "${REPLICA_URL}" } }
 /// ```
-public struct ServiceDefinition: Sendable {
+package struct ServiceDefinition: Sendable {
     /// The fields, shared by every copy: a large manifest's definitions are copied as one
     /// reference each.
     private final class Storage: Sendable {
@@ -56,38 +56,38 @@ public struct ServiceDefinition: Sendable {
     }
 
     /// `tags:`, when written: what `resolveAll(tagged:)` and `!tagged` find it by.
-    public var tags: [Located<String>]? { storage.tags }
+    package var tags: [Located<String>]? { storage.tags }
 
     /// The service key: the type name that `resolve(T.self)` asks for.
-    public var key: String { storage.key }
+    package var key: String { storage.key }
     /// Where the key was written.
-    public var location: SourceLocation { storage.location }
+    package var location: SourceLocation { storage.location }
     /// The factory key, when written; ``factoryKey`` gives the effective one.
-    public var factory: Located<String>? { storage.factory }
+    package var factory: Located<String>? { storage.factory }
     /// The scope, when written; otherwise the manifest's default scope applies.
-    public var scope: Located<Scope>? { storage.scope }
+    package var scope: Located<Scope>? { storage.scope }
     /// How long a cached or custom-scoped instance lives.
-    public var timeToLive: Located<Duration>? { storage.timeToLive }
+    package var timeToLive: Located<Duration>? { storage.timeToLive }
     /// Other types that resolve to this service.
-    public var implements: [ImplementsEntry] { storage.implements }
+    package var implements: [ImplementsEntry] { storage.implements }
     /// Named variants, in source order.
-    public var names: [NamedVariant] { storage.names }
+    package var names: [NamedVariant] { storage.names }
     /// Static arguments for the factory.
-    public var args: ManifestMap? { storage.args }
+    package var args: ManifestMap? { storage.args }
     /// The service this one wraps.
-    public var decorates: Located<String>? { storage.decorates }
+    package var decorates: Located<String>? { storage.decorates }
 
     /// `eager:` and `shutdownTimeout:`, when written.
-    public var lifecycle: Lifecycle { storage.lifecycle }
+    package var lifecycle: Lifecycle { storage.lifecycle }
     /// Whether `container.start()` builds it (`eager: true`).
-    public var eager: Located<Bool>? { lifecycle.eager }
+    package var eager: Located<Bool>? { lifecycle.eager }
     /// How long its shutdown hooks may run (`shutdownTimeout:`), when written.
-    public var shutdownTimeout: Located<Duration>? { lifecycle.shutdownTimeout }
+    package var shutdownTimeout: Located<Duration>? { lifecycle.shutdownTimeout }
     /// Whether code gives each scope its instance (`seeded: true`).
-    public var seeded: Located<Bool>? { lifecycle.seeded }
+    package var seeded: Located<Bool>? { lifecycle.seeded }
 
     /// The key of the factory that builds this service: `factory:`, or the service key.
-    public var factoryKey: String { factory?.value ?? key }
+    package var factoryKey: String { factory?.value ?? key }
 
     /// The arguments of `variant` as its factory reads them: the variant's own laid over the
     /// service's, key by key (the service's when the variant sets none).
@@ -97,10 +97,10 @@ public struct ServiceDefinition: Sendable {
 
     /// Whether a factory builds it: every service but a `seeded: true` one that names none,
     /// whose instances only ever come from `ContainerScope.seed(_:)`.
-    public var hasFactory: Bool { factory != nil || seeded?.value != true }
+    package var hasFactory: Bool { factory != nil || seeded?.value != true }
 
     /// The named variant called `name`, if declared.
-    public func variant(named name: String) -> NamedVariant? {
+    package func variant(named name: String) -> NamedVariant? {
         names.first { $0.name == name }
     }
 }
@@ -109,13 +109,13 @@ public struct ServiceDefinition: Sendable {
 ///
 /// Written as `UserReading`, or as `{ type: UserReading, name: audit }` when two services
 /// implement the same type and a name tells them apart.
-public struct ImplementsEntry: Sendable, Hashable {
+package struct ImplementsEntry: Sendable, Hashable {
     /// The type name.
-    public let type: String
+    package let type: String
     /// The name the type resolves the service under, if any.
-    public let name: String?
+    package let name: String?
     /// Where the entry was written.
-    public let location: SourceLocation
+    package let location: SourceLocation
 }
 
 /// Where an instance comes from, when a kept one is built and how long its shutdown may take:
@@ -127,16 +127,16 @@ public struct ImplementsEntry: Sendable, Hashable {
 ///   Pool: { factory: pool, scope: singleton, eager: true, shutdownTimeout: 5s }
 ///   RequestInfo: { scope: scoped, seeded: true }
 /// ```
-public struct Lifecycle: Sendable {
+package struct Lifecycle: Sendable {
     /// `true`: ``Container/start()`` builds the instance, with its dependencies first.
-    public var eager: Located<Bool>?
+    package var eager: Located<Bool>?
     /// How long each of the instance's shutdown hooks may run before it is abandoned.
-    public var shutdownTimeout: Located<Duration>?
+    package var shutdownTimeout: Located<Duration>?
     /// `true`: code gives each scope the instance with ``ContainerScope/seed(_:as:name:)``.
-    public var seeded: Located<Bool>?
+    package var seeded: Located<Bool>?
 
     /// Creates a lifecycle; every field unset by default.
-    public init(eager: Located<Bool>? = nil, shutdownTimeout: Located<Duration>? = nil, seeded: Located<Bool>? = nil) {
+    package init(eager: Located<Bool>? = nil, shutdownTimeout: Located<Duration>? = nil, seeded: Located<Bool>? = nil) {
         self.eager = eager
         self.shutdownTimeout = shutdownTimeout
         self.seeded = seeded
@@ -151,31 +151,31 @@ public struct Lifecycle: Sendable {
 /// A named variant of a service: `resolve(T.self, name: "replica")`.
 ///
 /// Each field it sets replaces the service's; `args` are merged key by key over the service's.
-public struct NamedVariant: Sendable {
+package struct NamedVariant: Sendable {
     /// The variant's name.
-    public let name: String
+    package let name: String
     /// Where the name was written.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// A factory replacing the service's.
-    public let factory: Located<String>?
+    package let factory: Located<String>?
     /// A scope replacing the service's.
-    public let scope: Located<Scope>?
+    package let scope: Located<Scope>?
     /// A time-to-live replacing the service's.
-    public let timeToLive: Located<Duration>?
+    package let timeToLive: Located<Duration>?
     /// Arguments merged over the service's.
-    public let args: ManifestMap?
+    package let args: ManifestMap?
     /// `eager:` and `shutdownTimeout:` replacing the service's.
-    public var lifecycle = Lifecycle()
+    package var lifecycle = Lifecycle()
     /// `tags:` replacing the service's.
-    public var tags: [Located<String>]?
+    package var tags: [Located<String>]?
 }
 
 /// A parameter: a named value under `parameters:` that values read as `$(name)`.
-public struct Parameter: Sendable {
+package struct Parameter: Sendable {
     /// The name.
-    public let name: String
+    package let name: String
     /// Where the name was written.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// The value, possibly a template reading the environment or other parameters.
-    public let value: ManifestValue
+    package let value: ManifestValue
 }

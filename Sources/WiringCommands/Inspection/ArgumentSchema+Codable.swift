@@ -1,4 +1,4 @@
-public import Wiring
+package import Wiring
 
 /// How a schema is written in a catalog file: one JSON object per value, its kind under
 /// `type`, the Swift type under `swiftType` where there is one.
@@ -17,7 +17,7 @@ extension ArgumentSchema: Codable {
     }
 
     /// Reads a schema as a catalog writes it.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let kind = try container.decode(String.self, forKey: .type)
         let swiftType = try container.decodeIfPresent(String.self, forKey: .swiftType) ?? kind
@@ -43,7 +43,7 @@ extension ArgumentSchema: Codable {
     }
 
     /// Writes the schema as a catalog holds it.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
         case .string: try container.encode("string", forKey: .type)
@@ -90,7 +90,7 @@ extension ArgumentField: Codable {
     }
 
     /// Reads a field as a catalog writes it: `{"name", "required", "schema"}`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(name: try container.decode(String.self, forKey: .name),
                   schema: try container.decode(ArgumentSchema.self, forKey: .schema),
@@ -98,7 +98,7 @@ extension ArgumentField: Codable {
     }
 
     /// Writes the field as a catalog holds it.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encode(isRequired, forKey: .required)

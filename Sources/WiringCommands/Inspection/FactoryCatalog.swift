@@ -1,5 +1,5 @@
-public import Foundation
-public import Wiring
+package import Foundation
+package import Wiring
 
 /// The factory keys an app registers and what each typed factory reads, as JSON, so that
 /// `wiring validate --catalog` can check a manifest's factory keys and arguments without the
@@ -17,13 +17,13 @@ public import Wiring
 /// {"pool": {"type": "object", "swiftType": "PoolArgs", "fields": [...]}}}`, each factory
 /// registered with `args:` under `arguments` (see ``ArgumentSchema``). Version 1 catalogs
 /// (keys only) still read.
-public struct FactoryCatalog: Sendable, Codable, Equatable {
+package struct FactoryCatalog: Sendable, Codable, Equatable {
     /// The format version: 2 is written; 1 and 2 are read.
-    public var version: Int
+    package var version: Int
     /// The registered factory keys, sorted.
-    public var factories: [String]
+    package var factories: [String]
     /// What each factory registered with `args:` reads, by key.
-    public var arguments: [String: ArgumentSchema]
+    package var arguments: [String: ArgumentSchema]
 
     private enum CodingKeys: String, CodingKey {
         case version = "wiring-catalog"
@@ -36,12 +36,12 @@ public struct FactoryCatalog: Sendable, Codable, Equatable {
 
     /// A catalog of the keys `registry` holds and of its typed factories' arguments, derived
     /// without running any factory.
-    public init(registry: FactoryRegistry) {
+    package init(registry: FactoryRegistry) {
         self.init(factories: registry.keys, arguments: registry.argumentSchemas)
     }
 
     /// A catalog of the given keys and argument schemas.
-    public init(factories: [String], arguments: [String: ArgumentSchema] = [:]) {
+    package init(factories: [String], arguments: [String: ArgumentSchema] = [:]) {
         version = 2
         self.factories = factories.sorted()
         self.arguments = arguments
@@ -49,7 +49,7 @@ public struct FactoryCatalog: Sendable, Codable, Equatable {
 
     /// Reads a catalog; `arguments` is empty in a version 1 catalog.
     /// - Throws: A decoding error when the JSON is not a catalog.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)
         factories = try container.decode([String].self, forKey: .factories)
@@ -61,7 +61,7 @@ public struct FactoryCatalog: Sendable, Codable, Equatable {
 
     /// Reads a catalog file.
     /// - Throws: ``ManifestError`` with one clear line when the file is missing or is not a catalog.
-    public init(contentsOf path: String) throws(ManifestError) {
+    package init(contentsOf path: String) throws(ManifestError) {
         let data: Data
         do {
             data = Data(try SourceFiles.read(path, limit: Self.maxFileSize))
@@ -82,7 +82,7 @@ public struct FactoryCatalog: Sendable, Codable, Equatable {
     /// - Throws: What `JSONEncoder` throws. The schemas Wiring derives hold only text, integers
     ///   and flags, which always encode; the error is thrown, not hidden, because a catalog
     ///   written empty would check nothing.
-    public func jsonData() throws -> Data {
+    package func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return try encoder.encode(self)

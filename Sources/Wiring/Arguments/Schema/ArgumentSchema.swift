@@ -17,7 +17,7 @@
 /// dynamically, or rejects the placeholder values the derivation feeds it) is
 /// ``unknown(type:reason:)``: its arguments are then checked by decoding them when a container
 /// is built, and not at all by a catalog.
-public indirect enum ArgumentSchema: Sendable, Hashable {
+package indirect enum ArgumentSchema: Sendable, Hashable {
     /// Text.
     case string
     /// A whole number between `minimum` and `maximum` (the Swift type's range).
@@ -47,7 +47,7 @@ public indirect enum ArgumentSchema: Sendable, Hashable {
     case unknown(type: String, reason: String)
 
     /// What the schema is called in messages: "an integer", "one of fast, safe".
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .string: "a string"
         case .integer(let type, _, _): type == "Int" ? "an integer" : "an integer (\(type))"
@@ -68,16 +68,16 @@ public indirect enum ArgumentSchema: Sendable, Hashable {
 
 /// One field of an ``ArgumentSchema/object(type:fields:)``: its key, what it holds, and whether
 /// the manifest must set it.
-public struct ArgumentField: Sendable, Hashable {
+package struct ArgumentField: Sendable, Hashable {
     /// The key in `args`.
-    public var name: String
+    package var name: String
     /// What its value must be.
-    public var schema: ArgumentSchema
+    package var schema: ArgumentSchema
     /// Whether the manifest must set it: `false` for an optional field.
-    public var isRequired: Bool
+    package var isRequired: Bool
 
     /// Creates a field.
-    public init(name: String, schema: ArgumentSchema, isRequired: Bool) {
+    package init(name: String, schema: ArgumentSchema, isRequired: Bool) {
         self.name = name
         self.schema = schema
         self.isRequired = isRequired
@@ -86,12 +86,12 @@ public struct ArgumentField: Sendable, Hashable {
 
 extension ArgumentSchema {
     /// The schema of `type`, derived without running any factory.
-    public init<T: Decodable>(_ type: T.Type) {
+    package init<T: Decodable>(_ type: T.Type) {
         self = SchemaProbe.schema(of: type)
     }
 
     /// The fields, for an object.
-    public var fields: [ArgumentField]? {
+    package var fields: [ArgumentField]? {
         if case .object(_, let fields) = self { return fields }
         return nil
     }

@@ -179,7 +179,7 @@ public struct ValidationOptions: Sendable {
 
     /// What typed factories read (from an app's registry or a `WiringCommands` `FactoryCatalog`), by factory
     /// key: every service's `args` are checked against their factory's, at their positions.
-    public var argumentSchemas: [String: ArgumentSchema]
+    package var argumentSchemas: [String: ArgumentSchema]
     /// An app's registry, whose typed factories' arguments are checked as a container checks
     /// them (decoded, without running a factory); `argumentSchemas` for the keys it lacks.
     package var argumentRegistry: FactoryRegistry?
@@ -197,11 +197,17 @@ public struct ValidationOptions: Sendable {
 
     /// Creates options; by default every context is checked alone, and factory keys and
     /// arguments are not.
-    public init(contexts: [String] = [], eachContext: Bool = true, factoryKeys: Set<String>? = nil,
-                argumentSchemas: [String: ArgumentSchema] = [:]) {
+    public init(contexts: [String] = [], eachContext: Bool = true, factoryKeys: Set<String>? = nil) {
         self.contexts = contexts
         self.eachContext = eachContext
         self.factoryKeys = factoryKeys
+        argumentSchemas = [:]
+    }
+
+    /// Options that check typed arguments against schemas (a catalog's, for the tools).
+    package init(contexts: [String] = [], eachContext: Bool = true, factoryKeys: Set<String>? = nil,
+                 argumentSchemas: [String: ArgumentSchema]) {
+        self.init(contexts: contexts, eachContext: eachContext, factoryKeys: factoryKeys)
         self.argumentSchemas = argumentSchemas
     }
 }
