@@ -122,29 +122,22 @@ extension Container {
     func instanceAsync(of registration: Registration, arguments: Arguments, from parent: ResolutionState) async throws -> Any {
         guard registration.isAsync else { return try synchronousInstance(of: registration, arguments: arguments, from: parent) }
         var hooks: [KeptInstances.Hook] = []
-        switch registration.keeping {
-        case .kept(let timeToLive, let weakly, let own, let place):
-            let slot = keptSlot(own, at: place)
-            if let instance = slot.current(now: Expiry.now(now, expiring: timeToLive)) { return instance }
-            return try await buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: .container(kept)),
-                                       arguments: arguments, from: parent)
-        case .scoped(let place):
-            let slot = try scopeSlot(of: registration, at: place, state: parent)
-            if let instance = slot.current(now: nil) { return instance }
-            return try await buildKept(registration, in: KeptPlace(slot: slot, timeToLive: nil, weakly: false, owner: .scope),
-                                       arguments: arguments, from: parent)
-        case .graph:
-            let id = ObjectIdentifier(registration)
-            if let shared = parent.sharedGraph, let instance = shared.withLock({ $0[id] }) { return instance }
-            let built = try await produce(registration, arguments: arguments, at: try enter(registration, from: parent), hooks: &hooks)
-            // Branches of one factory that built the same instance at once keep the first.
-            return parent.makeSharedGraph().withLock { graph in
-                if let first = graph[id] { return first }
-                graph[id] = built
-                return built
-            }
-        case .unique:
+        switch try keptInstance(of: registration, state: parent) {
+        case .built(let instance): return instance
+        case .build(let place): return try await buildKept(registration, in: place, arguments: arguments, from: parent)
+        case .notKept: break
+        }
+        guard case .graph = registration.keeping else {
             return try await produce(registration, arguments: arguments, at: try enter(registration, from: parent), hooks: &hooks)
+        }
+        let id = ObjectIdentifier(registration)
+        if let shared = parent.sharedGraph, let instance = shared.withLock({ $0[id] }) { return instance }
+        let built = try await produce(registration, arguments: arguments, at: try enter(registration, from: parent), hooks: &hooks)
+        // Branches of one factory that built the same instance at once keep the first.
+        return parent.makeSharedGraph().withLock { graph in
+            if let first = graph[id] { return first }
+            graph[id] = built
+            return built
         }
     }
 
@@ -160,11 +153,8 @@ extension Container {
 
     /// The instance `registration` keeps for a resolution from `state`, if it is built.
     private func currentInstance(of registration: Registration, from state: ResolutionState) throws(ResolutionError) -> Any? {
-        switch registration.keeping {
-        case .kept(let timeToLive, _, let slot, let place): return current(in: slot, at: place, now: Expiry.now(now, expiring: timeToLive))
-        case .scoped(let place): return try scopeSlot(of: registration, at: place, state: state).current(now: nil)
-        case .graph, .unique: return nil
-        }
+        guard case .built(let instance) = try keptInstance(of: registration, state: state) else { return nil }
+        return instance
     }
 
     /// The frozen state for building `registration` below `parent`, once its cycle and depth

@@ -19,26 +19,17 @@ extension Container {
     }
 
     func instance(of registration: Registration, arguments: Arguments, in state: ResolutionState) throws(ResolutionError) -> Any {
-        switch registration.keeping {
-        case .kept(let timeToLive, let weakly, let own, let place):
-            let slot = keptSlot(own, at: place)
-            if let instance = slot.current(now: Expiry.now(now, expiring: timeToLive)) { return instance }
-            return try buildKept(registration, in: KeptPlace(slot: slot, timeToLive: timeToLive, weakly: weakly, owner: .container(kept)),
-                                 arguments: arguments, state: state)
-        case .scoped(let place):
-            // Built once per scope: the lookup that finds it built also claims it when not.
-            return try buildKept(registration, in: KeptPlace(slot: try scopeSlot(of: registration, at: place, state: state), timeToLive: nil,
-                                                             weakly: false, owner: .scope),
-                                 arguments: arguments, state: state)
-        case .graph:
-            let id = ObjectIdentifier(registration)
-            if let instance = state.graph[id] { return instance }
-            let instance = try produce(registration, arguments: arguments, state: state)
-            state.graph[id] = instance
-            return instance
-        case .unique:
-            return try produce(registration, arguments: arguments, state: state)
+        switch try keptInstance(of: registration, state: state) {
+        case .built(let instance): return instance
+        case .build(let place): return try buildKept(registration, in: place, arguments: arguments, state: state)
+        case .notKept: break
         }
+        guard case .graph = registration.keeping else { return try produce(registration, arguments: arguments, state: state) }
+        let id = ObjectIdentifier(registration)
+        if let instance = state.graph[id] { return instance }
+        let instance = try produce(registration, arguments: arguments, state: state)
+        state.graph[id] = instance
+        return instance
     }
 
     private func buildKept(

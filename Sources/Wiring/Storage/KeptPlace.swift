@@ -38,3 +38,33 @@ struct KeptPlace {
         return instance
     }
 }
+
+/// Where a registration's instance stands for one resolution: built and kept, to be built in a
+/// place that keeps it, or kept nowhere (`graph` and `unique` services).
+enum KeptLookup {
+    case built(Any)
+    case build(KeptPlace)
+    case notKept
+}
+
+extension Container {
+    /// The one lookup of where `registration` keeps its instance for a resolution from `state`,
+    /// which both engines start from; each then builds into the place its own way (waiting on
+    /// another thread's build, or awaiting it).
+    ///
+    /// A built instance is read in place, with no ``KeptPlace`` made: a copy of its slot would
+    /// count a reference on every kept resolve.
+    func keptInstance(of registration: Registration, state: ResolutionState) throws(ResolutionError) -> KeptLookup {
+        switch registration.keeping {
+        case .kept(let timeToLive, let weakly, let own, let place):
+            if let instance = current(in: own, at: place, now: Expiry.now(now, expiring: timeToLive)) { return .built(instance) }
+            return .build(KeptPlace(slot: keptSlot(own, at: place), timeToLive: timeToLive, weakly: weakly, owner: .container(kept)))
+        case .scoped(let place):
+            let slot = try scopeSlot(of: registration, at: place, state: state)
+            if let instance = slot.current(now: nil) { return .built(instance) }
+            return .build(KeptPlace(slot: slot, timeToLive: nil, weakly: false, owner: .scope))
+        case .graph, .unique:
+            return .notKept
+        }
+    }
+}
