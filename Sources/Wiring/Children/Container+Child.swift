@@ -44,7 +44,8 @@ extension Container {
         let (added, addedRegistrations) = plan.finish()
         let lineage = Lineage(parent: self, number: number, substitutes: plan.substitutes, added: added,
                               addedRegistrations: addedRegistrations)
-        let child = Container(childOf: self, lineage: lineage, slots: slots, keptCount: plan.keptCount, scopedCount: plan.scopedCount)
+        let child = Container(childOf: self, layer: ChildLayer(lineage: lineage, slots: slots), keptCount: plan.keptCount,
+                              scopedCount: plan.scopedCount)
         // Registered under the lock the parent's shutdown reads its children under, after it
         // closed: a child either is listed before that read (and shut down with the parent)
         // or sees the parent closed here.

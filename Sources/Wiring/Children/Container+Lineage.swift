@@ -7,8 +7,8 @@ extension Container {
     /// inlines this, stays as short as it was before children.
     @inline(__always)
     func keptSlot(_ slot: InstanceSlot, at place: Int) -> InstanceSlot {
-        guard let ownSlots else { return slot }
-        return Self.childSlot(ownSlots, at: place)
+        guard let slots = layer?.slots else { return slot }
+        return Self.childSlot(slots, at: place)
     }
 
     /// The instance `slot` (at `place`) keeps in this container, if any: ``keptSlot(_:at:)``'s
@@ -17,8 +17,8 @@ extension Container {
     /// reason (``ChildSlots/current(at:now:)``).
     @inline(__always)
     func current(in slot: InstanceSlot, at place: Int, now: @autoclosure () -> Duration?) -> Any? {
-        guard let ownSlots else { return slot.current(now: now()) }
-        return Self.childCurrent(ownSlots, at: place, now: now())
+        guard let slots = layer?.slots else { return slot.current(now: now()) }
+        return Self.childCurrent(slots, at: place, now: now())
     }
 
     @inline(never)
@@ -34,21 +34,19 @@ extension Container {
     /// The target of a service key or `implements` type, as this container resolves it.
     @inline(__always)
     func target(key: String) -> ResolutionTarget? {
-        guard let lineage else { return targets[key] }
-        return lineage.target(key, in: targets)
+        guard let layer else { return targets[key] }
+        return layer.target(key, in: targets)
     }
 
     /// The registration this container resolves for `registration`, one of its root's.
     @inline(__always)
     func substituted(_ registration: Unmanaged<Registration>) -> Unmanaged<Registration> {
-        if scannedSubstitutes.isEmpty {
-            guard hasTableOfSubstitutes, let lineage else { return registration }
-            return lineage.substitutes.substitute(registration)
-        }
-        let id = ObjectIdentifier(registration.takeUnretainedValue())
-        for pair in scannedSubstitutes where pair.original == id { return pair.replacement }
-        return registration
+        guard let layer else { return registration }
+        return layer.substitute(registration)
     }
+
+    /// For a child, its lineage; `nil` for a container built from a manifest.
+    var lineage: Lineage? { layer?.lineage }
 
     /// Every registration this container resolves, in manifest order, then those code added.
     var resolvableRegistrations: [Registration] {

@@ -2,7 +2,7 @@
 ///
 /// Read on every `!service` argument and every tag a child resolves. A few replacements (a
 /// test's child has one to five) are a buffer, scanned, which the container reads without
-/// counting a reference (``Container/scannedSubstitutes``); more are a dictionary. Read
+/// counting a reference (``ChildLayer``); more are a dictionary. Read
 /// through the lineage instead, three `!service` arguments cost a child with three overrides
 /// 1.10× what they cost its parent; read from the container's buffer, 1.00×
 /// (`WiringBenchmarks children`).

@@ -32,6 +32,12 @@ final class ConfigurationWatch: Sendable {
     /// The type each key is read as (see ``ExternalValues/types``).
     private let types: [String: ConfigurationType]
     private let state: Locked<State>
+    /// For each registration whose arguments read keys, the types its kept instance is cached as
+    /// in the container's type cache, so that a change drops those entries without a scan of
+    /// the cache. Written and taken only inside the type cache's write lock: a build that raced
+    /// a refresh lists its type before the refresh takes the list, or sees the cache's
+    /// generation moved on and caches nothing.
+    private let cachedTypes = Locked<[ObjectIdentifier: [ObjectIdentifier]]>([:])
 
     private struct State {
         /// The value of each key in the last snapshot applied: a key whose value differs in
@@ -63,6 +69,24 @@ final class ConfigurationWatch: Sendable {
         self.types = types
         state = Locked(State(seen: values))
     }
+
+    /// Records that the kept instance of `registration` is cached by the type `id`.
+    func noteCached(_ id: ObjectIdentifier, of registration: Registration) {
+        cachedTypes.withLock { types in
+            // Listed once per type: a reset leaves the list, and the type is cached again after it.
+            if types[ObjectIdentifier(registration)]?.contains(id) != true {
+                types[ObjectIdentifier(registration), default: []].append(id)
+            }
+        }
+    }
+
+    /// The types the kept instance of `registration` is cached by, no longer listed.
+    func takeCachedTypes(of registration: Registration) -> [ObjectIdentifier] {
+        cachedTypes.withLock { $0.removeValue(forKey: ObjectIdentifier(registration)) } ?? []
+    }
+
+    /// How many types are listed, over every registration.
+    var cachedTypeCount: Int { cachedTypes.withLock { $0.values.reduce(0) { $0 + $1.count } } }
 
     /// Puts the values `current` reads in force: the arguments that read a key that changed
     /// (or whose newest values did not fit before) are checked and, when they pass, replaced,

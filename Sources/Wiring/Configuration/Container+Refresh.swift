@@ -69,7 +69,8 @@ extension Container {
         typeCache.write { cache in
             cache.generation += 1
             for registration in registrations {
-                for id in cache.readingConfiguration.removeValue(forKey: ObjectIdentifier(registration)) ?? [] {
+                // Only a container with a watch refreshes: it lists what it cached.
+                for id in configurationWatch?.takeCachedTypes(of: registration) ?? [] {
                     cache.instances[id] = nil
                 }
             }

@@ -107,10 +107,7 @@ extension Container {
         typeCache.write { cache in
             guard cache.generation == generation else { return }
             cache.instances[id] = InstanceBox(value: built)
-            // Listed once per type: a reset leaves the list, and the type is cached again after it.
-            if registration.readsConfiguration, cache.readingConfiguration[ObjectIdentifier(registration)]?.contains(id) != true {
-                cache.readingConfiguration[ObjectIdentifier(registration), default: []].append(id)
-            }
+            if registration.readsConfiguration { configurationWatch?.noteCached(id, of: registration) }
         }
     }
 

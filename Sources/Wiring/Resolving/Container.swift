@@ -99,18 +99,9 @@ public final class Container: Sendable {
     let keptCount: Int
     /// The registrations with each tag, in manifest order.
     let taggedRegistrations: [String: [Registration]]
-    /// For a child container: its parent, what it resolves instead of its parent's
-    /// registrations, and what it adds; `nil` for a container built from a manifest.
-    let lineage: Lineage?
-    /// For a child container, the slots of the registrations it keeps, by place: a child keeps
-    /// its own instances (see ``keptSlot(_:at:)``). `nil` for a container built from a manifest,
-    /// whose registrations hold their own slots.
-    let ownSlots: ChildSlots?
-    /// For a child container with a few replacements, its lineage's, to scan (see
-    /// ``Substitutes``); empty otherwise. The lineage owns the buffer.
-    nonisolated(unsafe) let scannedSubstitutes: Substitutes.Pairs
-    /// Whether the child has more replacements than are scanned: its lineage's table has them.
-    let hasTableOfSubstitutes: Bool
+    /// For a child container, what it resolves differently from its root (see ``ChildLayer``);
+    /// `nil` for a container built from a manifest.
+    let layer: ChildLayer?
     /// With a configuration source whose keys arguments read: what a started container does
     /// when their values change. `nil` for a child, whose kept instances a change does not drop.
     let configurationWatch: ConfigurationWatch?
@@ -118,9 +109,6 @@ public final class Container: Sendable {
     struct TypeCache {
         /// Kept instances that never expire, by the type they were resolved as.
         var instances = TypeTable<InstanceBox>()
-        /// For each registration whose arguments read configuration keys, the types its instance
-        /// is cached as here: a change to a key drops them without a scan of the cache.
-        var readingConfiguration: [ObjectIdentifier: [ObjectIdentifier]] = [:]
         /// Bumped by every reset, so a build that raced a reset does not cache its instance.
         var generation = 0
     }
@@ -253,10 +241,7 @@ public final class Container: Sendable {
         }
         scopedCount = scoped
         keptCount = kept
-        lineage = nil
-        ownSlots = nil
-        scannedSubstitutes = Substitutes.Pairs(start: nil, count: 0)
-        hasTableOfSubstitutes = false
+        layer = nil
         logger = options.logger
         traceLogger = options.logger.flatMap { $0.logLevel <= .trace ? $0 : nil }
         configurationWatch = ConfigurationWatch(source: options.configuration, readers: bound.configurationReaders,
@@ -265,9 +250,9 @@ public final class Container: Sendable {
         options.logger?.info("\(contextSummary)")
     }
 
-    /// A child of `parent`, resolving through `lineage`: it shares its parent's manifest and
+    /// A child of `parent`, resolving through `layer`: it shares its parent's manifest and
     /// bound table, and keeps its own instances.
-    init(childOf parent: Container, lineage: Lineage, slots: ChildSlots, keptCount: Int, scopedCount: Int) {
+    init(childOf parent: Container, layer: ChildLayer, keptCount: Int, scopedCount: Int) {
         manifest = parent.manifest
         activeContexts = parent.activeContexts
         diagnostics = parent.diagnostics
@@ -277,22 +262,19 @@ public final class Container: Sendable {
         now = parent.now
         let typeCache = ReadMostly(TypeCache())
         self.typeCache = typeCache
-        life = ContainerLife(shutdownTimeout: parent.shutdownTimeout, logger: parent.logger, instances: (typeCache, slots))
+        life = ContainerLife(shutdownTimeout: parent.shutdownTimeout, logger: parent.logger, instances: (typeCache, layer.slots))
         edgeRecorder = parent.edgeRecorder == nil ? nil : Locked([])
         usesFastDependencyPath = parent.usesFastDependencyPath
         logger = parent.logger
         traceLogger = parent.traceLogger
         self.scopedCount = scopedCount
         self.keptCount = keptCount
-        self.lineage = lineage
-        ownSlots = slots
-        scannedSubstitutes = lineage.substitutes.scanned
-        hasTableOfSubstitutes = lineage.substitutes.isTable
+        self.layer = layer
         configurationWatch = nil
     }
 
     deinit {
-        if let lineage { lineage.parent.life.children.withLock { $0.remove(lineage.number) } }
+        if let lineage = layer?.lineage { lineage.parent.life.children.withLock { $0.remove(lineage.number) } }
     }
 
     /// `contexts: staging (WIRING_CONTEXT), test (automatic)`, or `contexts: none`.
