@@ -82,8 +82,8 @@ enum LoadingBenchmark {
             let bytes = rootBytes + sharedBytes
 
             let check = try container(path)
-            guard check.manifest.services.count == size else {
-                throw BenchmarkError("the generated manifest of \(size) services (\(path)) loads \(check.manifest.services.count) services")
+            guard check.manifest.serviceKeys.count == size else {
+                throw BenchmarkError("the generated manifest of \(size) services (\(path)) loads \(check.manifest.serviceKeys.count) services")
             }
             let rootText = String(decoding: rootBytes, as: UTF8.self)
             let sharedText = String(decoding: sharedBytes, as: UTF8.self)

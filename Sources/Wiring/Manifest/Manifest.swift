@@ -23,6 +23,8 @@ public struct Manifest: Sendable {
     package let defaultScope: Located<Scope>?
     /// Custom scopes declared under `scopes: custom:`.
     package let customScopes: [CustomScope]
+    /// The keys of the services declared, in source order (named variants not listed apart).
+    public var serviceKeys: [String] { services.map(\.key) }
     /// Warnings found while loading (an unset environment variable, for example).
     public internal(set) var diagnostics: [Diagnostic]
     /// The contexts applied to this manifest, in order (empty for the manifest as loaded).

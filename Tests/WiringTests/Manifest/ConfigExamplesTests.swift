@@ -21,5 +21,8 @@ struct ConfigExamplesTests {
         #expect(manifest.services.contains { $0.decorates != nil })
         #expect(manifest.services.contains { !$0.names.isEmpty })
         #expect(manifest.services.contains { !$0.implements.isEmpty })
+        // What a program outside the package reads of the services: their keys, in order.
+        #expect(manifest.serviceKeys == manifest.services.map(\.key))
+        #expect(manifest.serviceKeys.first == manifest.services.first?.key && manifest.serviceKeys.contains("NoteStore"))
     }
 }
