@@ -13,11 +13,14 @@ struct ChildLayer: Sendable {
     let slots: ChildSlots
     /// The lineage's replacements when they are few enough to scan; empty otherwise.
     nonisolated(unsafe) private let scannedSubstitutes: Substitutes.Pairs
+    /// Whether the replacements are too many to scan: the lineage's table holds them.
+    private let substitutesAreTable: Bool
 
     init(lineage: Lineage, slots: ChildSlots) {
         self.lineage = lineage
         self.slots = slots
         scannedSubstitutes = lineage.substitutes.scanned
+        substitutesAreTable = lineage.substitutes.isTable
     }
 
     /// The target `key` names in the child.
@@ -30,7 +33,7 @@ struct ChildLayer: Sendable {
     @inline(__always)
     func substitute(_ registration: Unmanaged<Registration>) -> Unmanaged<Registration> {
         if scannedSubstitutes.isEmpty {
-            return lineage.substitutes.isTable ? lineage.substitutes.substitute(registration) : registration
+            return substitutesAreTable ? lineage.substitutes.substitute(registration) : registration
         }
         let id = ObjectIdentifier(registration.takeUnretainedValue())
         for pair in scannedSubstitutes where pair.original == id { return pair.replacement }
