@@ -9,7 +9,7 @@ let fuzzBuild = Context.environment["WIRING_FUZZ_BUILD"] != nil
 // it, even a target of a dependency that nothing builds. Where Wiring is another package's
 // checkout (SwiftPM's and Xcode's `checkouts/` folders), the example app, which nothing there
 // builds, does not apply the plugin: an app's clean debug build then compiles `Wiring` once, not
-// twice with the command-line tool and swift-argument-parser (32 s against 54 s on 2 cores).
+// twice with the command-line tool and swift-argument-parser (29–36 s against 54–61 s on 2 cores).
 let isDependencyCheckout = Context.packageDirectory.contains("/checkouts/")
 
 let package = Package(

@@ -7,7 +7,7 @@ import Testing
 /// in Scopes.md's table.
 @Suite("Scope rules")
 struct ScopeRulesTests {
-    private struct Rules: Equatable, CustomStringConvertible {
+    private struct Rules: Equatable {
         var keepsNoInstance: Bool
         var perContainerScope: Bool
         var keptByContainer: Bool
@@ -17,10 +17,6 @@ struct ScopeRulesTests {
         var shareableWithChild: Bool
         var rank: Int
         var rankWhenExpiring: Int
-        var description: String {
-            "none=\(keepsNoInstance) scope=\(perContainerScope) container=\(keptByContainer) ttl=\(takesTimeToLive) "
-                + "refresh=\(rebuildsOnConfigurationChange) seed=\(canBeSeeded) share=\(shareableWithChild) rank=\(rank)/\(rankWhenExpiring)"
-        }
 
         init(_ scope: Scope) {
             keepsNoInstance = scope.keepsNoInstance

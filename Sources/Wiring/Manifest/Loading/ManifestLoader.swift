@@ -173,11 +173,11 @@ public struct ValidationOptions: Sendable {
     public var contexts: [String]
     /// Whether to also apply each defined context alone and report what only appears with it.
     public var eachContext: Bool
-    /// The factory keys an app registers (from its registry or a `WiringCommands` `FactoryCatalog`); every
+    /// The factory keys an app registers (from its registry or its catalog file); every
     /// factory key the manifest names is checked against them, with a did-you-mean.
     public var factoryKeys: Set<String>?
 
-    /// What typed factories read (from an app's registry or a `WiringCommands` `FactoryCatalog`), by factory
+    /// What typed factories read (from an app's registry or its catalog file), by factory
     /// key: every service's `args` are checked against their factory's, at their positions.
     package var argumentSchemas: [String: ArgumentSchema]
     /// An app's registry, whose typed factories' arguments are checked as a container checks
