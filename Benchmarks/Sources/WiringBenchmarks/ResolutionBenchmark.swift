@@ -85,6 +85,15 @@ enum ResolutionBenchmark {
           PerThread1: { factory: per-thread-1, scope: singleton }
         """
 
+    /// Resolves the "unique, 3 dependencies" row's service `count` times and nothing else, so
+    /// that a profiler sees Wiring's path alone.
+    static func profileUnique(_ count: Int) throws {
+        let wiring = try wiringContainer()
+        var last: Composite?
+        for _ in 0..<count { last = try wiring.resolve(Composite.self) }
+        withExtendedLifetime(last) {}
+    }
+
     static func wiringContainer() throws -> Wiring.Container {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-bench-resolve-\(UUID().uuidString).yaml").path
         try manifest.write(toFile: path, atomically: true, encoding: .utf8)

@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: WiringBenchmarks [resolution] [async] [loading] [scaling] [arguments] [children] [refresh] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH] [--profile-requests N [unique|served|byhand] [cold]]
+// Usage: WiringBenchmarks [resolution] [async] [loading] [scaling] [arguments] [children] [refresh] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH] [--profile-requests N [unique|served|byhand] [cold]] [--profile-resolve N]
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
@@ -44,6 +44,12 @@ if let path = option("--profile-validate") {
 if let count = option("--profile-requests").flatMap(Int.init) {
     try AsyncBenchmark.profileRequests(count, unique: arguments.contains("unique"), served: arguments.contains("served"),
                                       cold: arguments.contains("cold"), byHand: arguments.contains("byhand"))
+    exit(0)
+}
+
+// `--profile-resolve N`: only N resolves of the "unique, 3 dependencies" row's service, for a profiler.
+if let count = option("--profile-resolve").flatMap(Int.init) {
+    try ResolutionBenchmark.profileUnique(count)
     exit(0)
 }
 
