@@ -189,6 +189,8 @@ final class Registration: Sendable {
     var readsConfiguration: Bool { lazyArgs.refreshing != nil || decorators.contains { $0.refreshing != nil } }
 
     var step: ResolutionError.Step { ResolutionError.Step(service: key, name: name, location: location) }
+    /// `Key` or `Key[name]`, as reports show a service.
+    var shown: String { name.map { "\(key)[\($0)]" } ?? key }
 
     /// Whether its instance, once built, is kept for good: the container then caches it by the
     /// type it is resolved as.

@@ -85,6 +85,15 @@ final class ConfigurationWatch: Sendable {
         cachedTypes.withLock { $0.removeValue(forKey: ObjectIdentifier(registration)) } ?? []
     }
 
+    /// The last refresh that changed something, for ``Container/snapshot()``.
+    private let lastRefresh = Locked<RefreshEvent?>(nil)
+
+    /// Keeps `event` as the last refresh.
+    func noteRefresh(_ event: RefreshEvent) { lastRefresh.withLock { $0 = event } }
+
+    /// The last refresh that changed something, if any.
+    var latestRefresh: RefreshEvent? { lastRefresh.withLock { $0 } }
+
     /// How many types are listed, over every registration.
     var cachedTypeCount: Int { cachedTypes.withLock { $0.values.reduce(0) { $0 + $1.count } } }
 
@@ -92,10 +101,10 @@ final class ConfigurationWatch: Sendable {
     /// (or whose newest values did not fit before) are checked and, when they pass, replaced,
     /// a singleton's too (its instance stays, and a build after ``Container/reset()`` reads
     /// them); those that fail keep their values, their problems are logged at error level, and
-    /// they are checked again at the next snapshot. Returns the registrations whose kept
-    /// instances are to be dropped: those refreshed that their container keeps, singletons
-    /// excepted.
-    func apply(_ current: any ConfigurationSource, logger: Logger?) -> [Registration] {
+    /// they are checked again at the next snapshot. Returns the keys that changed, the
+    /// registrations whose kept instances are to be dropped (those refreshed that their
+    /// container keeps, singletons excepted) and why values were rejected.
+    func apply(_ current: any ConfigurationSource, logger: Logger?) -> Applied {
         var external = ExternalValues(environment: environment, configuration: current)
         external.types = types
         let before = state.withLock { $0 }
@@ -110,7 +119,7 @@ final class ConfigurationWatch: Sendable {
         }
         var affected = before.failing
         for key in changed { affected.formUnion(readersOfKey[key] ?? []) }
-        guard !affected.isEmpty else { return [] }
+        guard !affected.isEmpty else { return Applied(changed: changed.sorted(), dropped: [], rejected: []) }
 
         // The readers to check, grouped by registration, in manifest order.
         var groups: [(registration: Registration, readers: [Int])] = []
@@ -128,6 +137,7 @@ final class ConfigurationWatch: Sendable {
         // Each key is read once a snapshot: the checks below share what `external` read above.
         var resolver = ValueResolver(manifest: manifest, values: external)
         var dropped: [Registration] = []
+        var rejected: [String] = []
         var failing = Set<Int>()
         for (registration, indices) in groups {
             let shown = registration.name.map { "'\(registration.key)[\($0)]'" } ?? "'\(registration.key)'"
@@ -156,7 +166,9 @@ final class ConfigurationWatch: Sendable {
             guard errors.isEmpty else {
                 failing.formUnion(indices)
                 let listed = errors.map(\.description).joined(separator: "\n")
-                logger?.error("refresh: service \(shown) keeps its earlier values: the new value of \(noun) \(which) cannot be used\n\(listed)")
+                let message = "service \(shown) keeps its earlier values: the new value of \(noun) \(which) cannot be used\n\(listed)"
+                rejected.append(message)
+                logger?.error("refresh: \(message)")
                 continue
             }
             for (arguments, values) in updates { arguments.replace(with: values) }
@@ -170,6 +182,16 @@ final class ConfigurationWatch: Sendable {
             }
         }
         state.withLock { $0 = State(seen: seen, failing: failing) }
-        return dropped
+        return Applied(changed: changed.sorted(), dropped: dropped, rejected: rejected)
+    }
+
+    /// What ``apply(_:logger:)`` did.
+    struct Applied {
+        /// The keys whose values changed, sorted.
+        let changed: [String]
+        /// The registrations whose kept instances are to be dropped.
+        let dropped: [Registration]
+        /// Why new values were not used, one message per registration.
+        let rejected: [String]
     }
 }

@@ -1,4 +1,9 @@
 internal import Logging
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Refresh: a started container watches the keys its services' arguments read, and rebuilds
 /// what reads a key that changed.
@@ -33,9 +38,21 @@ extension Container {
     /// earlier ones, running their shutdown hooks.
     func refresh(from current: any ConfigurationSource) async {
         guard let watch = configurationWatch, !isShutDown else { return }
-        let dropped = watch.apply(current, logger: logger)
+        let began = ContinuousClock.now, wallBegan = Date()
+        let applied = watch.apply(current, logger: logger)
+        var failed: [String] = []
+        defer {
+            if !applied.changed.isEmpty || !applied.rejected.isEmpty {
+                let event = RefreshEvent(began: wallBegan, duration: .now - began, changedKeys: applied.changed,
+                                         dropped: applied.dropped.map(\.shown), rejected: applied.rejected, failures: failed)
+                configurationWatch?.noteRefresh(event)
+                for observer in observers { observer.containerRefreshed(event) }
+            }
+        }
+        let dropped = applied.dropped
         guard !dropped.isEmpty else { return }
         let failures = await drop(dropped)
+        failed += failures.map(\.description)
         if !failures.isEmpty { logger?.error("refresh: \(ShutdownError(failures: failures))") }
         // An eager service is built up front, as start() builds it: its factory's effects
         // (a level it sets, a connection it opens) take the new value now, not at a resolve.
@@ -43,6 +60,7 @@ extension Container {
             do {
                 try await build(eager: registration)
             } catch {
+                failed.append("eager service \(registration.step) could not be built again: \(error)")
                 logger?.error("refresh: eager service \(registration.step) could not be built again: \(error)")
             }
         }
@@ -75,6 +93,7 @@ extension Container {
                 }
             }
         }
-        return await KeptInstances.shutDown(kept.take(before: recordedBefore), defaultTimeout: shutdownTimeout)
+        return await KeptInstances.shutDown(kept.take(before: recordedBefore), defaultTimeout: shutdownTimeout, since: .now)
+            .compactMap(\.failure)
     }
 }

@@ -40,17 +40,19 @@ extension Container {
 
     private func startEager() async throws {
         let eager = resolvableRegistrations.filter(\.isEager)
-        logger?.info("start: \(eager.count) eager service\(eager.count == 1 ? "" : "s")")
+        let recorder = BuildRecorder()
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for registration in eager {
-                    group.addTask { try await self.build(eager: registration) }
+                    group.addTask { try await self.build(eager: registration, recorder: recorder) }
                 }
                 for try await _ in group {}
             }
+            reportStart(recorder.report(total: ContinuousClock.now - recorder.began, error: nil))
         } catch {
+            reportStart(recorder.report(total: ContinuousClock.now - recorder.began, error: error))
             logger?.error("start failed, shutting down what it built: \(error)")
-            let failures = await KeptInstances.shutDown(kept.takeAll(), defaultTimeout: shutdownTimeout)
+            let failures = await KeptInstances.shutDown(kept.takeAll(), defaultTimeout: shutdownTimeout, since: .now).compactMap(\.failure)
             for failure in failures { logger?.error("shutdown after a failed start: \(failure)") }
             reset()
             life.lifecycle.withLock { $0.start = nil }
@@ -59,11 +61,27 @@ extension Container {
     }
 
     /// Builds the `eager` `registration`, awaiting it, in a resolution of its own: what `start()`
-    /// does for each, and a refresh for one whose kept instance it dropped.
-    func build(eager registration: Registration) async throws {
+    /// does for each (recording the builds in `recorder`), and a refresh for one whose kept
+    /// instance it dropped.
+    func build(eager registration: Registration, recorder: BuildRecorder? = nil) async throws {
         _ = try await withTopState(scope: nil) { top in
-            try await instanceAsync(of: registration, arguments: .none, from: top)
+            top.recorder = recorder
+            return try await instanceAsync(of: registration, arguments: .none, from: top)
         }
+    }
+
+    /// What ``start()`` built and how long each build took, once a start ended (also one that
+    /// failed); `nil` before. `start()` logs its ``StartupReport/summary`` at info level.
+    public var startupReport: StartupReport? { life.lifecycle.withLock { $0.startupReport } }
+
+    /// The hooks ``shutdown()`` ran and how long each took, once it ended; `nil` before.
+    public var shutdownReport: ShutdownReport? { life.lifecycle.withLock { $0.shutdownReport } }
+
+    /// Keeps `report`, logs its summary and tells the observers.
+    private func reportStart(_ report: StartupReport) {
+        life.lifecycle.withLock { $0.startupReport = report }
+        if report.error == nil { logger?.info("\(report.summary)") }
+        for observer in observers { observer.containerStarted(report) }
     }
 
     /// Shuts the container down: runs the shutdown hooks of every instance it keeps (those of
@@ -76,8 +94,9 @@ extension Container {
     ///
     /// - Throws: ``ShutdownError`` with every hook that failed, after all of them ran.
     public func shutdown() async throws {
-        let failures = await life.shutDown()
+        let report = await life.shutDown()
         reset()
+        let failures = report.failures
         if !failures.isEmpty { throw ShutdownError(failures: failures) }
     }
 

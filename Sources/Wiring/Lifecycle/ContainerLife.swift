@@ -1,5 +1,10 @@
 import Synchronization
 internal import Logging
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// What shutting a container down needs, held apart from the container: its instances with
 /// hooks, whether it is closed, its start and shutdown, and its children's lives. A parent
@@ -20,6 +25,8 @@ final class ContainerLife: Sendable {
     let children = Locked(Children())
     let shutdownTimeout: Duration
     let logger: Logger?
+    /// Told about the shutdown, with its report.
+    let observers: [any ContainerObserver]
     /// For a child, where it keeps its instances: dropped when its parent shuts it down, as
     /// the child's own ``Container/shutdown()`` drops them.
     private let instances: (types: ReadMostly<Container.TypeCache>, slots: ChildSlots)?
@@ -27,22 +34,28 @@ final class ContainerLife: Sendable {
     /// Where a container is in its life.
     struct LifecycleState: Sendable {
         var start: Task<Void, any Error>?
-        var shutdown: Task<[ShutdownError.Failure], Never>?
+        var shutdown: Task<ShutdownReport, Never>?
         /// The watch of the configuration source, from a successful start to shutdown.
         var watch: Task<Void, Never>?
+        /// The report of the last start, once it ended.
+        var startupReport: StartupReport?
+        /// The report of the shutdown, once it ended.
+        var shutdownReport: ShutdownReport?
     }
 
-    init(shutdownTimeout: Duration, logger: Logger?, instances: (types: ReadMostly<Container.TypeCache>, slots: ChildSlots)? = nil) {
+    init(shutdownTimeout: Duration, logger: Logger?, observers: [any ContainerObserver],
+         instances: (types: ReadMostly<Container.TypeCache>, slots: ChildSlots)? = nil) {
         self.shutdownTimeout = shutdownTimeout
         self.logger = logger
+        self.observers = observers
         self.instances = instances
     }
 
     /// Closes the container, cancels a start under way, shuts the children still alive down
     /// (the most recent first), then runs the hooks of the kept instances, the last built
-    /// first; returns the hooks that failed. Runs once: a later call waits for the first.
-    func shutDown() async -> [ShutdownError.Failure] {
-        let task: Task<[ShutdownError.Failure], Never> = lifecycle.withLock { state in
+    /// first; returns what ran. Runs once: a later call waits for the first.
+    func shutDown() async -> ShutdownReport {
+        let task: Task<ShutdownReport, Never> = lifecycle.withLock { state in
             if let shutdown = state.shutdown { return shutdown }
             let start = state.start
             let shutdown = Task { await self.runShutdown(after: start) }
@@ -52,7 +65,8 @@ final class ContainerLife: Sendable {
         return await task.value
     }
 
-    private func runShutdown(after start: Task<Void, any Error>?) async -> [ShutdownError.Failure] {
+    private func runShutdown(after start: Task<Void, any Error>?) async -> ShutdownReport {
+        let began = ContinuousClock.now, wallBegan = Date()
         closed.store(true, ordering: .releasing)
         if let start {
             start.cancel()
@@ -64,11 +78,9 @@ final class ContainerLife: Sendable {
             await watch.value
         }
         // Children first: their instances may hold this container's.
-        var failures: [ShutdownError.Failure] = []
-        for child in children.withLock({ $0.alive }) { failures += await child.shutDown() }
-        let records = kept.takeAll()
-        logger?.info("shutdown: \(records.count) instance\(records.count == 1 ? "" : "s") with hooks")
-        failures += await KeptInstances.shutDown(records, defaultTimeout: shutdownTimeout)
+        var hooks: [ShutdownReport.Hook] = []
+        for child in children.withLock({ $0.alive }) { hooks += await child.shutDown().hooks }
+        hooks += await KeptInstances.shutDown(kept.takeAll(), defaultTimeout: shutdownTimeout, since: began)
         if let instances {
             instances.slots.resetAll()
             instances.types.write { cache in
@@ -76,8 +88,13 @@ final class ContainerLife: Sendable {
                 cache.instances = TypeTable()
             }
         }
+        let report = ShutdownReport(began: wallBegan, total: .now - began, hooks: hooks)
+        lifecycle.withLock { $0.shutdownReport = report }
+        logger?.info("\(report.summary)")
+        let failures = report.failures
         if !failures.isEmpty { logger?.error("\(ShutdownError(failures: failures))") }
-        return failures
+        for observer in observers { observer.containerShutDown(report) }
+        return report
     }
 }
 

@@ -265,7 +265,7 @@ public final class ContainerScope: Sendable {
 
         @usableFromInline
         func run() async throws {
-            let failures = await KeptInstances.shutDown(records, defaultTimeout: defaultTimeout)
+            let failures = await KeptInstances.shutDown(records, defaultTimeout: defaultTimeout, since: .now).compactMap(\.failure)
             tracker?.closed()
             if !failures.isEmpty { throw ShutdownError(failures: failures) }
         }

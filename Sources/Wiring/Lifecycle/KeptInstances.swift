@@ -21,6 +21,19 @@ final class KeptInstances: Sendable {
     }
 
     private let records = Locked<(all: [Record], added: Int)>(([], 0))
+    /// How many times each registration's instance was built and kept here, for
+    /// ``Container/snapshot()``: builds of kept instances are rare, so a lock is cheap enough.
+    private let builds = Locked<[ObjectIdentifier: Int]>([:])
+
+    /// Counts a build of `registration`'s instance.
+    func noteBuilt(_ registration: Registration) {
+        builds.withLock { $0[ObjectIdentifier(registration), default: 0] += 1 }
+    }
+
+    /// How many times `registration`'s instance was built and kept here.
+    func buildCount(of registration: Registration) -> Int {
+        builds.withLock { $0[ObjectIdentifier(registration)] ?? 0 }
+    }
 
     /// How many records were added so far: a record added later has this sequence or more.
     var added: Int { records.withLock { $0.added } }
@@ -67,14 +80,15 @@ final class KeptInstances: Sendable {
     }
 
     /// Runs every record's hooks, newest record first and, within one, the outermost layer
-    /// first; each hook within its service's timeout (or `defaultTimeout`). Returns every
-    /// failure.
-    static func shutDown(_ records: [Record], defaultTimeout: Duration) async -> [ShutdownError.Failure] {
-        var failures: [ShutdownError.Failure] = []
+    /// first; each hook within its service's timeout (or `defaultTimeout`). Returns each hook
+    /// run, timed from `since`.
+    static func shutDown(_ records: [Record], defaultTimeout: Duration, since: ContinuousClock.Instant) async -> [ShutdownReport.Hook] {
+        var ran: [ShutdownReport.Hook] = []
         for record in records.reversed() {
             if let weak = record.weakInstance, weak.object == nil { continue }
             let timeout = record.registration.shutdownTimeout ?? defaultTimeout
             for hook in record.hooks.indices.reversed() {
+                let began = ContinuousClock.now
                 let failure: (any Error)?
                 if case .timed(let run) = record.hooks[hook].run {
                     guard let instance = record.instance(of: record.hooks[hook]) else { continue }
@@ -82,10 +96,12 @@ final class KeptInstances: Sendable {
                 } else {
                     failure = record.runInPlace(hook)
                 }
-                if let failure { failures.append(record.failure(failure)) }
+                let registration = record.registration
+                ran.append(ShutdownReport.Hook(service: registration.key, name: registration.name, location: registration.location,
+                                               offset: began - since, duration: .now - began, error: failure))
             }
         }
-        return failures
+        return ran
     }
 
     /// Runs a synchronous hook; what it threw, if anything.

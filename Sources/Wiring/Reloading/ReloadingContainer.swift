@@ -49,6 +49,8 @@ public final class ReloadingContainer: Sendable {
         var isShutDown = false
         /// Set while a reload runs: one at a time.
         var isReloading = false
+        /// What the last reload did.
+        var lastReload: ReloadEvent?
     }
 
     /// A file's size and modification time, to see that it changed.
@@ -85,6 +87,23 @@ public final class ReloadingContainer: Sendable {
         self.pollInterval = pollInterval
         let container = try Container(manifest: path, registry: registry, contexts: contexts, options: options)
         state = Locked(State(current: container, stamps: Self.stamps(of: container.manifest.files)))
+    }
+
+    /// What the last reload did (put the edited manifest in force, or why not); `nil` before
+    /// the first. ``snapshot()`` shows it with the container in force.
+    public var lastReload: ReloadEvent? { state.withLock { $0.lastReload } }
+
+    /// The container in force, as ``Container/snapshot()`` shows it, with the last reload.
+    public func snapshot() -> ContainerSnapshot {
+        var snapshot = container.snapshot()
+        snapshot.lastReload = lastReload
+        return snapshot
+    }
+
+    /// Keeps `event` as the last reload and tells the observers.
+    private func noteReload(_ event: ReloadEvent) {
+        state.withLock { $0.lastReload = event }
+        for observer in options.observers { observer.containerReloaded(event) }
     }
 
     /// The container in force: the last one built from the manifest without errors.
@@ -180,6 +199,10 @@ public final class ReloadingContainer: Sendable {
         guard claimed else { return false }
         defer { state.withLock { $0.isReloading = false } }
         let logger = options.logger
+        let began = ContinuousClock.now, wallBegan = Date()
+        func event(applied: Bool, _ diagnostics: [String]) -> ReloadEvent {
+            ReloadEvent(began: wallBegan, duration: .now - began, applied: applied, diagnostics: diagnostics)
+        }
         // Stamped before they are read: an edit made while they are read is seen at the next
         // poll. The files the manifest in force reads, then any the edit brought in (a new
         // import with a mistake, fixed next), so that the next edit of any of them is seen.
@@ -193,6 +216,7 @@ public final class ReloadingContainer: Sendable {
             state.withLock { $0.stamps = stamps }
             let listed = error.errors.map { $0.formatted() }.joined(separator: "\n")
             logger?.error("reload: the edited manifest has errors; the container in force keeps serving\n\(listed)")
+            noteReload(event(applied: false, error.errors.map { $0.formatted() }))
             return false
         }
         do {
@@ -201,6 +225,7 @@ public final class ReloadingContainer: Sendable {
             state.withLock { $0.stamps = stamps }
             logger?.error("reload: the new container did not start; the container in force keeps serving: \(error)")
             await Self.shutDown(fresh, logger: logger, what: "the container that did not start")
+            noteReload(event(applied: false, ["the new container did not start: \(error)"]))
             return false
         }
         let retired: (container: Container, tracker: ScopeTracker)? = state.withLock { state in
@@ -218,6 +243,7 @@ public final class ReloadingContainer: Sendable {
             return false
         }
         logger?.info("reload: the edited manifest is in force; the previous container shuts down when its last scope ends")
+        noteReload(event(applied: true, []))
         retire(retired.container, tracker: retired.tracker)
         return true
     }

@@ -199,6 +199,18 @@ extension Container {
     private func produce(
         _ registration: Registration, arguments: Arguments, at level: ResolutionState, hooks: inout [KeptInstances.Hook]
     ) async throws -> Any {
+        guard _slowPath(reportsBuild(of: registration, state: level)) else {
+            return try await runFactories(registration, arguments: arguments, at: level, hooks: &hooks)
+        }
+        return try await reportingBuild(of: registration, level: level) {
+            try await runFactories(registration, arguments: arguments, at: level, hooks: &hooks)
+        }
+    }
+
+    /// The factory, its property hooks and the decorators, at `level`.
+    private func runFactories(
+        _ registration: Registration, arguments: Arguments, at level: ResolutionState, hooks: inout [KeptInstances.Hook]
+    ) async throws -> Any {
         let context = FactoryContext(container: self, state: level, arguments: arguments, registration: registration)
         var instance = try await run(registration.makeAsync, or: registration.make, step: -1, context: context)
         try resolveProperties(of: instance, registration, context: context)

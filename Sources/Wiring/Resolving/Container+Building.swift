@@ -155,6 +155,18 @@ extension Container {
     private func produce(
         _ registration: Registration, arguments: Arguments, state: ResolutionState, hooks: inout [KeptInstances.Hook]
     ) throws(ResolutionError) -> Any {
+        guard _slowPath(reportsBuild(of: registration, state: state)) else {
+            return try runFactories(registration, arguments: arguments, state: state, hooks: &hooks)
+        }
+        return try reportingBuild(of: registration, state: state) { () throws(ResolutionError) -> Any in
+            try runFactories(registration, arguments: arguments, state: state, hooks: &hooks)
+        }
+    }
+
+    /// The factory, its property hooks and the decorators, with `registration` on the path.
+    private func runFactories(
+        _ registration: Registration, arguments: Arguments, state: ResolutionState, hooks: inout [KeptInstances.Hook]
+    ) throws(ResolutionError) -> Any {
         state.path.append(PathEntry(registration: registration, decorator: -1))
         defer { state.path.removeLast() }
         let context = FactoryContext(container: self, state: state, arguments: arguments, registration: registration)
@@ -211,6 +223,17 @@ extension Container {
     func produceNested(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any {
         // A plain registration has no property hooks: met again, it is a cycle.
         _ = try checkCycle(registration, state: state)
+        if _slowPath(reportsBuild(of: registration, state: state)) {
+            return try reportingBuild(of: registration, state: state) { () throws(ResolutionError) -> Any in
+                try runNested(registration, state: state)
+            }
+        }
+        return try runNested(registration, state: state)
+    }
+
+    /// The plain factory of `registration`, with it on the path.
+    @inline(__always)
+    private func runNested(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any {
         state.path.append(PathEntry(registration: registration, decorator: -1))
         defer { state.path.removeLast() }
         let context = FactoryContext(container: self, state: state, registration: registration)

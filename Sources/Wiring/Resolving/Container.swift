@@ -45,12 +45,18 @@ public final class Container: Sendable {
         /// instances synchronous factories build included. Off by default; when on, warm
         /// singleton resolves take the slower path so that each one is recorded.
         public var recordsResolvedEdges: Bool
+        /// What is told about the container's builds, start, shutdown, refreshes and reloads
+        /// (see ``ContainerObserver``): `[ContainerTracing(), ContainerMetrics()]` from
+        /// `WiringObservability`, or observers of the app's own. Children of the container tell
+        /// the same observers.
+        public var observers: [any ContainerObserver]
 
         /// Creates options.
         public init(environment: [String: String]? = nil,
                     now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
                     logger: Logger? = nil, shutdownTimeout: Duration = .seconds(30), recordsResolvedEdges: Bool = false,
-                    configuration: (any ConfigurationSource)? = nil) {
+                    configuration: (any ConfigurationSource)? = nil, observers: [any ContainerObserver] = []) {
+            self.observers = observers
             self.environment = environment
             self.configuration = configuration
             self.now = now
@@ -90,6 +96,12 @@ public final class Container: Sendable {
     /// Whether a factory's dependency may take the one-step path: not when every resolve is
     /// traced or recorded.
     let usesFastDependencyPath: Bool
+    /// Told about builds, start, shutdown, refreshes and reloads.
+    let observers: [any ContainerObserver]
+    /// Whether there are observers: what a build checks.
+    let observesBuilds: Bool
+    /// Whether `${name}` reads a configuration source rather than the environment.
+    let readsConfigurationSource: Bool
     /// What factories resolved in code, when ``Options/recordsResolvedEdges`` is set.
     let edgeRecorder: Locked<Set<ResolvedEdge>>?
     /// How many registrations are `scoped`: what a scope's table is sized for.
@@ -223,8 +235,11 @@ public final class Container: Sendable {
         self.registrations = bound.registrations
         self.now = options.now
         typeCache = ReadMostly(TypeCache())
-        life = ContainerLife(shutdownTimeout: options.shutdownTimeout, logger: options.logger)
+        life = ContainerLife(shutdownTimeout: options.shutdownTimeout, logger: options.logger, observers: options.observers)
         edgeRecorder = options.recordsResolvedEdges ? Locked([]) : nil
+        observers = options.observers
+        observesBuilds = !options.observers.isEmpty
+        readsConfigurationSource = options.configuration != nil
         usesFastDependencyPath = options.recordsResolvedEdges == false && (options.logger.map { $0.logLevel > .trace } ?? true)
         var tagged: [String: [Registration]] = [:]
         for registration in bound.registrations {
@@ -262,8 +277,12 @@ public final class Container: Sendable {
         now = parent.now
         let typeCache = ReadMostly(TypeCache())
         self.typeCache = typeCache
-        life = ContainerLife(shutdownTimeout: parent.shutdownTimeout, logger: parent.logger, instances: (typeCache, layer.slots))
+        life = ContainerLife(shutdownTimeout: parent.shutdownTimeout, logger: parent.logger, observers: parent.observers,
+                             instances: (typeCache, layer.slots))
         edgeRecorder = parent.edgeRecorder == nil ? nil : Locked([])
+        observers = parent.observers
+        observesBuilds = parent.observesBuilds
+        readsConfigurationSource = parent.readsConfigurationSource
         usesFastDependencyPath = parent.usesFastDependencyPath
         logger = parent.logger
         traceLogger = parent.traceLogger

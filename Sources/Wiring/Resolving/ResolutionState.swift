@@ -27,6 +27,11 @@ final class ResolutionState {
     /// this resolution, by registration: a hook that resolves back to one gets it, as
     /// Swinject's `initCompleted` does (see ``partialInstance(of:)``).
     @exclusivity(unchecked) var partial: [(registration: ObjectIdentifier, instance: Any)] = []
+    /// During ``Container/start()``: where its builds are recorded, for the startup report.
+    @exclusivity(unchecked) var recorder: BuildRecorder?
+    /// The recorder's index of the build whose factory is running, the parent of the builds
+    /// it asks for; -1 when none is.
+    @exclusivity(unchecked) var building = -1
     /// For a frozen state below another: the first frozen state of its async resolution,
     /// which keeps the resolution's `graph` instances; `nil` for that first state itself.
     private let frozenTop: ResolutionState?
@@ -86,6 +91,8 @@ final class ResolutionState {
         ownerStackLow = nil
         self.parent = parent
         self.scope = scope
+        recorder = parent?.recorder
+        building = parent?.building ?? -1
         isFrozen = true
         if let parent, parent.isFrozen {
             frozenTop = parent.frozenTop ?? parent
@@ -148,6 +155,10 @@ final class ResolutionState {
         state.path.append(contentsOf: frozen.path)
         state.scope = frozen.scope
         state.parent = frozen
+        if let recorder = frozen.recorder {
+            state.recorder = recorder
+            state.building = frozen.building
+        }
         if let shared = frozen.sharedGraph { state.graph = shared.withLock { $0 } }
         return state
     }
@@ -233,6 +244,10 @@ final class ResolutionState {
         if !state.graph.isEmpty { state.graph = [:] }
         if state.scope != nil { state.scope = nil }
         if state.parent != nil { state.parent = nil }
+        if state.recorder != nil {
+            state.recorder = nil
+            state.building = -1
+        }
         let isFrozen = state.isFrozen
         if isFrozen {
             // The first state of an async resolution (the only frozen one recycled); unique,

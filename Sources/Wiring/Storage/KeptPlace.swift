@@ -31,6 +31,7 @@ struct KeptPlace {
         case .container(let kept):
             slot.finish(instance, expires: timeToLive.map { Expiry.offset(now() + $0) }, weakly: weakly)
             kept.add(registration, hooks: hooks, weakly: weakly)
+            kept.noteBuilt(registration)
         case .scope:
             // A plain build has the factory's hook alone: the record needs no list of hooks.
             slot.finish(scoped: instance, of: registration, layers: registration.isPlain ? nil : hooks)

@@ -1,0 +1,174 @@
+import Foundation
+import Logging
+import Testing
+@testable import Wiring
+
+/// Services whose factories take known times, for the startup report.
+final class SlowDatabase: Sendable {}
+final class SlowStore: Sendable {}
+final class Sessions: Sendable {}
+final class PerRequest: Sendable {}
+final class Fresh: Sendable {}
+
+/// An observer that keeps what it was told.
+final class RecordingObserver: ContainerObserver {
+    private let events = Locked<[String]>([])
+    private let reports = Locked<(start: [StartupReport], shutdown: [ShutdownReport], refresh: [RefreshEvent], reload: [ReloadEvent])>(([], [], [], []))
+
+    var lines: [String] { events.withLock { $0 } }
+    var starts: [StartupReport] { reports.withLock { $0.start } }
+    var shutdowns: [ShutdownReport] { reports.withLock { $0.shutdown } }
+    var refreshes: [RefreshEvent] { reports.withLock { $0.refresh } }
+    var reloads: [ReloadEvent] { reports.withLock { $0.reload } }
+
+    func containerBuilt(_ build: BuildEvent) {
+        events.withLock { $0.append("built \(build.shown) \(build.scope)\(build.duringStart ? " during start" : "")\(build.error == nil ? "" : " failed")") }
+    }
+    func containerStarted(_ report: StartupReport) { reports.withLock { $0.start.append(report) } }
+    func containerShutDown(_ report: ShutdownReport) { reports.withLock { $0.shutdown.append(report) } }
+    func containerRefreshed(_ refresh: RefreshEvent) { reports.withLock { $0.refresh.append(refresh) } }
+    func containerReloaded(_ reload: ReloadEvent) { reports.withLock { $0.reload.append(reload) } }
+}
+
+@Suite("Startup report and observers")
+struct ObserverTests {
+    static let manifest = """
+        wiring: 1
+        services:
+          SlowStore: { factory: store, scope: singleton, eager: true }
+          SlowDatabase: { factory: database, scope: singleton }
+          Sessions: { factory: sessions, scope: cached }
+          PerRequest: { factory: per-request, scope: scoped }
+          Fresh: { factory: fresh, scope: unique }
+        """
+
+    static func registry(failing: Bool = false) -> FactoryRegistry {
+        let registry = FactoryRegistry()
+        registry.factory("database") { _ in
+            try await Task.sleep(for: .milliseconds(60))
+            if failing { throw StoreUnavailable() }
+            return SlowDatabase()
+        }.onShutdown { _ in try await Task.sleep(for: .milliseconds(5)) }
+        registry.factory("store") { r in
+            _ = try await r.resolve(SlowDatabase.self)
+            _ = try resolveSynchronously(Fresh.self, from: r)
+            try await Task.sleep(for: .milliseconds(20))
+            return SlowStore()
+        }
+        registry.factory("sessions") { _ in Sessions() }
+        registry.factory("per-request") { _ in PerRequest() }
+        registry.factory("fresh") { _ in Fresh() }
+        return registry
+    }
+
+    static func container(observers: [any ContainerObserver] = [], logger: Logging.Logger? = nil, failing: Bool = false) throws -> Container {
+        let path = try TestSupport.temporaryFile(manifest, name: "services.yaml")
+        return try Container(manifest: path, registry: registry(failing: failing), contexts: .none,
+                             options: Container.Options(environment: [:], logger: logger, observers: observers))
+    }
+
+    @Test func theStartupReportTimesEachBuildWithoutItsDependencies() async throws {
+        let container = try Self.container()
+        #expect(container.startupReport == nil)
+        try await container.start()
+        let report = try #require(container.startupReport)
+        #expect(report.error == nil)
+        #expect(report.builds.map(\.shown) == ["SlowStore", "SlowDatabase", "Fresh"])
+        let store = report.builds[0], database = report.builds[1], fresh = report.builds[2]
+        #expect(store.parent == nil && database.parent == 0 && fresh.parent == 0)
+        #expect(store.dependencies == ["SlowDatabase", "Fresh"])
+        #expect(store.scope == .singleton && fresh.scope == .unique)
+        // Own time leaves the database's 60 ms out of the store's; its total keeps them.
+        #expect(database.duration >= .milliseconds(60))
+        #expect(store.duration >= .milliseconds(20) && store.duration < store.elapsed - .milliseconds(50))
+        #expect(store.elapsed >= .milliseconds(80))
+        #expect(database.offset >= store.offset)
+        #expect(report.total >= store.elapsed)
+        #expect(report.slowest.first?.shown == "SlowDatabase")
+        #expect(report.summary.hasPrefix("start: 3 services in "))
+        #expect(report.summary.contains("; slowest SlowDatabase "))
+        let rows = report.description.split(separator: "\n")
+        #expect(rows.count == 5)
+        #expect(rows[1].hasPrefix("  service "))
+        #expect(rows[2].hasPrefix("  SlowDatabase ") && rows[2].contains("singleton"))
+        #expect(rows[3].hasPrefix("  SlowStore ") && rows[3].hasSuffix("SlowDatabase, Fresh"))
+    }
+
+    @Test func startLogsTheSummaryLineAtInfo() async throws {
+        let records = LogRecords()
+        var logger = Logging.Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        logger.logLevel = .info
+        let container = try Self.container(logger: logger)
+        try await container.start()
+        let line = try #require(records.lines.first { $0.hasPrefix("info: start: ") })
+        #expect(line.hasPrefix("info: start: 3 services in ") && line.contains("; slowest SlowDatabase "))
+        try await container.shutdown()
+        let shutdown = try #require(records.lines.first { $0.hasPrefix("info: shutdown: ") })
+        #expect(shutdown.hasPrefix("info: shutdown: 1 hook in ") && shutdown.contains("; slowest SlowDatabase "))
+    }
+
+    @Test func aFailedStartReportsTheBuildThatThrew() async throws {
+        let observer = RecordingObserver()
+        let container = try Self.container(observers: [observer], failing: true)
+        await #expect(throws: (any Error).self) { try await container.start() }
+        let report = try #require(container.startupReport)
+        #expect(report.error != nil)
+        #expect(report.builds.map(\.shown) == ["SlowStore", "SlowDatabase"])
+        #expect(report.builds.allSatisfy { $0.error != nil })
+        #expect(report.summary.contains("; failed: "))
+        #expect(observer.starts.count == 1 && observer.starts[0].error != nil)
+        #expect(observer.lines == ["built SlowDatabase singleton during start failed", "built SlowStore singleton during start failed"])
+    }
+
+    @Test func observersHearOfStartBuildsAndKeptBuildsButNotWarmOrUniqueResolves() async throws {
+        let observer = RecordingObserver()
+        let container = try Self.container(observers: [observer])
+        try await container.start()
+        #expect(observer.lines == ["built SlowDatabase singleton during start", "built Fresh unique during start",
+                                   "built SlowStore singleton during start"])
+        #expect(observer.starts.count == 1)
+        // After start: a kept build is told once; a warm resolve and a unique build are not.
+        _ = try container.resolveSynchronously(Sessions.self)
+        _ = try container.resolveSynchronously(Sessions.self)
+        _ = try container.resolveSynchronously(Fresh.self)
+        _ = try container.resolveSynchronously(SlowStore.self)
+        let scope = container.makeScope()
+        _ = try await scope.resolve(PerRequest.self)
+        _ = try await scope.resolve(PerRequest.self)
+        try await scope.end()
+        #expect(Array(observer.lines.dropFirst(3)) == ["built Sessions cached", "built PerRequest scoped"])
+        try await container.shutdown()
+        let shutdown = try #require(observer.shutdowns.first)
+        #expect(shutdown.hooks.map(\.shown) == ["SlowDatabase"])
+        #expect(shutdown.hooks[0].duration >= .milliseconds(5) && shutdown.hooks[0].error == nil)
+        #expect(container.shutdownReport?.hooks.count == 1)
+    }
+
+    @Test func aChildTellsItsParentsObservers() async throws {
+        let observer = RecordingObserver()
+        let container = try Self.container(observers: [observer])
+        let child = try container.child { $0.override(Fresh.self) { _ in Fresh() } }
+        _ = try child.resolveSynchronously(Sessions.self)
+        #expect(observer.lines == ["built Sessions cached"])
+    }
+
+    @Test func shutdownReportsAHookThatTimedOut() async throws {
+        let registry = FactoryRegistry()
+        registry.factory("sessions") { _ in Sessions() }.onShutdown { _ in try await Task.sleep(for: .seconds(10)) }
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            services:
+              Sessions: { factory: sessions, scope: singleton, shutdownTimeout: 50ms }
+            """, name: "services.yaml")
+        let observer = RecordingObserver()
+        let container = try Container(manifest: path, registry: registry, contexts: .none,
+                                      options: Container.Options(environment: [:], observers: [observer]))
+        _ = try container.resolveSynchronously(Sessions.self)
+        await #expect(throws: ShutdownError.self) { try await container.shutdown() }
+        let report = try #require(container.shutdownReport)
+        #expect(report.hooks.count == 1 && report.hooks[0].timedOut)
+        #expect(report.hooks[0].duration >= .milliseconds(50) && report.hooks[0].duration < .seconds(5))
+        #expect(report.summary.hasSuffix("; 1 failed (1 timed out)"))
+        #expect(observer.shutdowns.count == 1)
+    }
+}
