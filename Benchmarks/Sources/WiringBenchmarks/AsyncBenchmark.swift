@@ -57,7 +57,7 @@ enum AsyncBenchmark {
     /// Builds of `ColdPool`, counted by its factory.
     static let coldBuilds = Atomic<Int>(0)
 
-    static func wiringContainer() throws -> Wiring.Container {
+    static func wiringContainer(options: Wiring.Container.Options = .init()) throws -> Wiring.Container {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-bench-async-\(UUID().uuidString).yaml").path
         try manifest.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -78,7 +78,7 @@ enum AsyncBenchmark {
             try await Task.sleep(for: .milliseconds(10))
             return ColdPool()
         }
-        return try Wiring.Container(manifest: path, registry: registry, contexts: .none)
+        return try Wiring.Container(manifest: path, registry: registry, contexts: .none, options: options)
     }
 
     /// A Swinject parent with the pool, and a child container made per request, as Swinject's

@@ -94,7 +94,7 @@ enum ResolutionBenchmark {
         withExtendedLifetime(last) {}
     }
 
-    static func wiringContainer() throws -> Wiring.Container {
+    static func wiringContainer(options: Wiring.Container.Options = .init()) throws -> Wiring.Container {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-bench-resolve-\(UUID().uuidString).yaml").path
         try manifest.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -115,7 +115,7 @@ enum ResolutionBenchmark {
         registry.factory("top") { r in Top(left: try r.resolve(), right: try r.resolve()) }
         registry.factory("per-thread-0") { _ in PerThread0() }
         registry.factory("per-thread-1") { _ in PerThread1() }
-        return try Wiring.Container(manifest: path, registry: registry, contexts: .none)
+        return try Wiring.Container(manifest: path, registry: registry, contexts: .none, options: options)
     }
 
     static func swinjectContainer() -> Swinject.Container {

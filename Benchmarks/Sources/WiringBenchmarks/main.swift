@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: WiringBenchmarks [resolution] [async] [loading] [scaling] [arguments] [children] [refresh] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH] [--profile-requests N [unique|served|byhand] [cold]] [--profile-resolve N]
+// Usage: WiringBenchmarks [resolution] [async] [observing] [loading] [scaling] [arguments] [children] [refresh] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH] [--profile-requests N [unique|served|byhand] [cold]] [--profile-resolve N] [--profile-start N]
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
@@ -53,6 +53,12 @@ if let count = option("--profile-resolve").flatMap(Int.init) {
     exit(0)
 }
 
+// `--profile-start N`: only N starts of 500 eager services (the containers built first).
+if let count = option("--profile-start").flatMap(Int.init) {
+    try StartBenchmark.profile(count, buildOnly: arguments.contains("build"))
+    exit(0)
+}
+
 // `--profile-typed N`: load the manifest once, then build N containers from it whose factories read typed arguments.
 if let count = option("--profile-typed").flatMap(Int.init) {
     let size = option("--sizes")?.split(separator: ",").compactMap { Int($0) }.first ?? 500
@@ -76,6 +82,13 @@ if all || sections.contains("async") {
     let iterations = option("--iterations").flatMap(Int.init) ?? 200_000
     print("Async (release build, time per operation: median of \(repetitions) rounds, ± half the min–max spread)")
     try AsyncBenchmark.run(repetitions: repetitions, iterations: iterations)
+    print()
+}
+if all || sections.contains("observing") {
+    let iterations = option("--iterations").flatMap(Int.init) ?? 200_000
+    print("Observing (release build, median of \(repetitions) rounds)")
+    try StartBenchmark.run(repetitions: repetitions)
+    try ObservingBenchmark.run(repetitions: repetitions, iterations: iterations)
     print()
 }
 if sections.contains("scaling") {

@@ -40,7 +40,7 @@ extension Container {
 
     private func startEager() async throws {
         let eager = resolvableRegistrations.filter(\.isEager)
-        let recorder = BuildRecorder()
+        let recorder = BuildRecorder(expecting: eager.count)
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for registration in eager {
@@ -48,9 +48,9 @@ extension Container {
                 }
                 for try await _ in group {}
             }
-            reportStart(recorder.report(total: ContinuousClock.now - recorder.began, error: nil))
+            reportStart(recorder, total: .now - recorder.began, error: nil)
         } catch {
-            reportStart(recorder.report(total: ContinuousClock.now - recorder.began, error: error))
+            reportStart(recorder, total: .now - recorder.began, error: error)
             logger?.error("start failed, shutting down what it built: \(error)")
             let failures = await KeptInstances.shutDown(kept.takeAll(), defaultTimeout: shutdownTimeout, since: .now).compactMap(\.failure)
             for failure in failures { logger?.error("shutdown after a failed start: \(failure)") }
@@ -72,15 +72,20 @@ extension Container {
 
     /// What ``start()`` built and how long each build took, once a start ended (also one that
     /// failed); `nil` before. `start()` logs its ``StartupReport/summary`` at info level.
-    public var startupReport: StartupReport? { life.lifecycle.withLock { $0.startupReport } }
+    public var startupReport: StartupReport? {
+        life.lifecycle.withLock { $0.startupRecord }.map { $0.recorder.report(total: $0.total, error: $0.error) }
+    }
 
     /// The hooks ``shutdown()`` ran and how long each took, once it ended; `nil` before.
     public var shutdownReport: ShutdownReport? { life.lifecycle.withLock { $0.shutdownReport } }
 
-    /// Keeps `report`, logs its summary and tells the observers.
-    private func reportStart(_ report: StartupReport) {
-        life.lifecycle.withLock { $0.startupReport = report }
-        if report.error == nil { logger?.info("\(report.summary)") }
+    /// Keeps what `recorder` recorded of a start that took `total` (the report is made from it
+    /// when asked for), logs its summary and tells the observers.
+    private func reportStart(_ recorder: BuildRecorder, total: Duration, error: (any Error)?) {
+        life.lifecycle.withLock { $0.startupRecord = (recorder, total, error) }
+        if error == nil, let logger { logger.info("\(recorder.summary(total: total, error: nil))") }
+        guard !observers.isEmpty else { return }
+        let report = recorder.report(total: total, error: error)
         for observer in observers { observer.containerStarted(report) }
     }
 

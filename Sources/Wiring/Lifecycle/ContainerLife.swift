@@ -37,8 +37,8 @@ final class ContainerLife: Sendable {
         var shutdown: Task<ShutdownReport, Never>?
         /// The watch of the configuration source, from a successful start to shutdown.
         var watch: Task<Void, Never>?
-        /// The report of the last start, once it ended.
-        var startupReport: StartupReport?
+        /// What the last start recorded, once it ended: its report is made when asked for.
+        var startupRecord: (recorder: BuildRecorder, total: Duration, error: (any Error)?)?
         /// The report of the shutdown, once it ended.
         var shutdownReport: ShutdownReport?
     }

@@ -21,18 +21,21 @@ final class KeptInstances: Sendable {
     }
 
     private let records = Locked<(all: [Record], added: Int)>(([], 0))
-    /// How many times each registration's instance was built and kept here, for
-    /// ``Container/snapshot()``: builds of kept instances are rare, so a lock is cheap enough.
-    private let builds = Locked<[ObjectIdentifier: Int]>([:])
+    /// How many times the instance kept at each place was built, for ``Container/snapshot()``:
+    /// by place, as the container's slots are, so that counting hashes nothing.
+    private let builds = Locked<[Int]>([])
 
-    /// Counts a build of `registration`'s instance.
-    func noteBuilt(_ registration: Registration) {
-        builds.withLock { $0[ObjectIdentifier(registration), default: 0] += 1 }
+    /// Counts a build of the instance kept at `place`.
+    func noteBuilt(at place: Int) {
+        builds.withLock { counts in
+            if counts.count <= place { counts += repeatElement(0, count: place + 1 - counts.count) }
+            counts[place] += 1
+        }
     }
 
-    /// How many times `registration`'s instance was built and kept here.
-    func buildCount(of registration: Registration) -> Int {
-        builds.withLock { $0[ObjectIdentifier(registration)] ?? 0 }
+    /// How many times the instance kept at `place` was built.
+    func buildCount(at place: Int) -> Int {
+        builds.withLock { place < $0.count ? $0[place] : 0 }
     }
 
     /// How many records were added so far: a record added later has this sequence or more.

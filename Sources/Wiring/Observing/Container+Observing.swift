@@ -15,46 +15,46 @@ extension Container {
     func reportingBuild(
         of registration: Registration, state: ResolutionState, _ build: () throws(ResolutionError) -> Any
     ) throws(ResolutionError) -> Any {
-        let parent = state.building
-        let index = state.recorder?.begin(registration, parent: parent)
-        if let index { state.building = index }
-        defer { state.building = parent }
-        let began = ContinuousClock.now
+        let report = beginReport(of: registration, state: state)
         do {
             let instance = try build()
-            builtReported(registration, index: index, recorder: state.recorder, elapsed: ContinuousClock.now - began, error: nil)
+            endReport(report, of: registration, state: state, error: nil)
             return instance
         } catch {
-            builtReported(registration, index: index, recorder: state.recorder, elapsed: ContinuousClock.now - began, error: error)
+            endReport(report, of: registration, state: state, error: error)
             throw error
         }
     }
 
-    /// ``reportingBuild(of:state:_:)`` for the async engine: `level` is the frozen state made
-    /// for this build, which no other task reads until `build` runs.
-    func reportingBuild(
-        of registration: Registration, level: ResolutionState, _ build: () async throws -> Any
-    ) async throws -> Any {
-        let index = level.recorder?.begin(registration, parent: level.building)
-        if let index { level.building = index }
+    /// A reported build that began: its index in the start's recorder, if one records, the
+    /// index of the build it is below, and when it began.
+    struct BuildReport {
+        let index: Int?
+        let parent: Int
+        let began: ContinuousClock.Instant
+    }
+
+    /// Begins reporting the build of `registration` in `state`: the builds it asks for are
+    /// below it. The async engine calls this and ``endReport(_:of:state:error:)`` around its
+    /// build rather than passing it as a closure, which would take two async frames more.
+    @inline(never)
+    func beginReport(of registration: Registration, state: ResolutionState) -> BuildReport {
+        let parent = state.building
         let began = ContinuousClock.now
-        do {
-            let instance = try await build()
-            builtReported(registration, index: index, recorder: level.recorder, elapsed: ContinuousClock.now - began, error: nil)
-            return instance
-        } catch {
-            builtReported(registration, index: index, recorder: level.recorder, elapsed: ContinuousClock.now - began, error: error)
-            throw error
-        }
+        let index = state.recorder?.begin(registration, parent: parent, at: began)
+        if let index { state.building = index }
+        return BuildReport(index: index, parent: parent, began: began)
     }
 
-    private func builtReported(
-        _ registration: Registration, index: Int?, recorder: BuildRecorder?, elapsed: Duration, error: (any Error)?
-    ) {
-        if let index { recorder?.end(index, elapsed: elapsed, error: error) }
+    /// Ends reporting a build begun with ``beginReport(of:state:)``, which failed with `error`.
+    @inline(never)
+    func endReport(_ report: BuildReport, of registration: Registration, state: ResolutionState, error: (any Error)?) {
+        let elapsed = ContinuousClock.now - report.began
+        state.building = report.parent
+        if let index = report.index { state.recorder?.end(index, elapsed: elapsed, error: error) }
         guard !observers.isEmpty else { return }
         let event = BuildEvent(service: registration.key, name: registration.name, scope: registration.scope,
-                               duration: elapsed, error: error, duringStart: recorder != nil)
+                               duration: elapsed, error: error, duringStart: state.recorder != nil)
         for observer in observers { observer.containerBuilt(event) }
     }
 }

@@ -20,7 +20,7 @@ extension Container {
             var builds: Int?
             if case .kept(let timeToLive, _, let own, let place) = registration.keeping {
                 kept = current(in: own, at: place, now: Expiry.now(now, expiring: timeToLive)) != nil
-                builds = self.kept.buildCount(of: registration)
+                builds = self.kept.buildCount(at: place)
             }
             return ContainerSnapshot.Service(
                 key: registration.key, name: registration.name, scope: registration.scope.description,

@@ -57,9 +57,13 @@ public struct StartupReport: Sendable, CustomStringConvertible {
 
     /// One line: `start: 12 services in 84 ms; slowest NoteStore 61 ms`, what `start()` logs.
     public var summary: String {
-        let count = builds.count == 1 ? "1 service" : "\(builds.count) services"
-        var line = "start: \(count) in \(total.shortDescription)"
-        if let slowest = slowest.first { line += "; slowest \(slowest.shown) \(slowest.duration.shortDescription)" }
+        Self.summary(count: builds.count, total: total, slowest: slowest.first.map { ($0.shown, $0.duration) }, error: error)
+    }
+
+    /// The summary line of a start of `count` builds.
+    static func summary(count: Int, total: Duration, slowest: (shown: String, duration: Duration)?, error: (any Error)?) -> String {
+        var line = "start: \(count == 1 ? "1 service" : "\(count) services") in \(total.shortDescription)"
+        if let slowest { line += "; slowest \(slowest.shown) \(slowest.duration.shortDescription)" }
         if let error { line += "; failed: \(error)" }
         return line
     }

@@ -202,12 +202,20 @@ extension Container {
         guard _slowPath(reportsBuild(of: registration, state: level)) else {
             return try await runFactories(registration, arguments: arguments, at: level, hooks: &hooks)
         }
-        return try await reportingBuild(of: registration, level: level) {
-            try await runFactories(registration, arguments: arguments, at: level, hooks: &hooks)
+        let report = beginReport(of: registration, state: level)
+        do {
+            let instance = try await runFactories(registration, arguments: arguments, at: level, hooks: &hooks)
+            endReport(report, of: registration, state: level, error: nil)
+            return instance
+        } catch {
+            endReport(report, of: registration, state: level, error: error)
+            throw error
         }
     }
 
-    /// The factory, its property hooks and the decorators, at `level`.
+    /// The factory, its property hooks and the decorators, at `level`. Inlined into `produce`:
+    /// an async call of its own would take a frame of the task's on every async build.
+    @inline(__always)
     private func runFactories(
         _ registration: Registration, arguments: Arguments, at level: ResolutionState, hooks: inout [KeptInstances.Hook]
     ) async throws -> Any {

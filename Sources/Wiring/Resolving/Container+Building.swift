@@ -164,6 +164,7 @@ extension Container {
     }
 
     /// The factory, its property hooks and the decorators, with `registration` on the path.
+    @inline(__always)
     private func runFactories(
         _ registration: Registration, arguments: Arguments, state: ResolutionState, hooks: inout [KeptInstances.Hook]
     ) throws(ResolutionError) -> Any {

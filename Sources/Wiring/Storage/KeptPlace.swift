@@ -1,6 +1,8 @@
 /// Where a kept instance goes: its slot, how long it lives, and who runs its hooks.
 struct KeptPlace {
     let slot: InstanceSlot
+    /// The registration's place among what its container keeps, or its scope's.
+    let place: Int
     let timeToLive: Duration?
     let weakly: Bool
     let owner: Owner
@@ -31,7 +33,7 @@ struct KeptPlace {
         case .container(let kept):
             slot.finish(instance, expires: timeToLive.map { Expiry.offset(now() + $0) }, weakly: weakly)
             kept.add(registration, hooks: hooks, weakly: weakly)
-            kept.noteBuilt(registration)
+            kept.noteBuilt(at: place)
         case .scope:
             // A plain build has the factory's hook alone: the record needs no list of hooks.
             slot.finish(scoped: instance, of: registration, layers: registration.isPlain ? nil : hooks)
@@ -59,11 +61,12 @@ extension Container {
         switch registration.keeping {
         case .kept(let timeToLive, let weakly, let own, let place):
             if let instance = current(in: own, at: place, now: Expiry.now(now, expiring: timeToLive)) { return .built(instance) }
-            return .build(KeptPlace(slot: keptSlot(own, at: place), timeToLive: timeToLive, weakly: weakly, owner: .container(kept)))
+            return .build(KeptPlace(slot: keptSlot(own, at: place), place: place, timeToLive: timeToLive, weakly: weakly,
+                                    owner: .container(kept)))
         case .scoped(let place):
             let slot = try scopeSlot(of: registration, at: place, state: state)
             if let instance = slot.current(now: nil) { return .built(instance) }
-            return .build(KeptPlace(slot: slot, timeToLive: nil, weakly: false, owner: .scope))
+            return .build(KeptPlace(slot: slot, place: place, timeToLive: nil, weakly: false, owner: .scope))
         case .graph, .unique:
             return .notKept
         }
