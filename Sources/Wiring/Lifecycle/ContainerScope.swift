@@ -29,6 +29,7 @@ public final class ContainerScope: Sendable {
         self.container = container
         slots = SlotTable(count: container.scopedCount)
         tracker = nil
+        if container.observesBuilds { for observer in container.observers { observer.scopeOpened() } }
     }
 
     /// A scope of a ``ReloadingContainer``'s container, already counted open by `tracker`
@@ -37,6 +38,7 @@ public final class ContainerScope: Sendable {
         self.container = container
         slots = SlotTable(count: container.scopedCount)
         self.tracker = tracker
+        if container.observesBuilds { for observer in container.observers { observer.scopeOpened() } }
     }
 
     /// Throws when the container is shut down: a synchronous resolve through a scope runs in a
@@ -206,9 +208,10 @@ public final class ContainerScope: Sendable {
     /// run with ``PendingHooks/run()``.
     @usableFromInline
     func endWithoutAwaiting() throws(ShutdownError) -> PendingHooks? {
-        // A reloading container's scope counts its end; other scopes take a path without it:
-        // with the count inline on every scope's path, its closure was no longer inlined.
-        if let tracker { return try endCounted(by: tracker) }
+        // A reloading container's scope counts its end, and an observed one reports it; other
+        // scopes take a path without either: with the count inline on every scope's path, its
+        // closure was no longer inlined.
+        if tracker != nil || container.observesBuilds { return try endCounted(by: tracker) }
         let newest: RecordedInstance? = slots.withLock { header, states in
             guard !header.ended else { return nil }
             return Self.close(&header, states)
@@ -217,15 +220,17 @@ public final class ContainerScope: Sendable {
         return try runHooks(from: newest, tracker: nil)
     }
 
-    /// ``endWithoutAwaiting()`` for a scope whose end `tracker` counts, once.
+    /// ``endWithoutAwaiting()`` for a scope whose end `tracker` counts, or observers hear
+    /// of, once.
     @inline(never)
-    private func endCounted(by tracker: ScopeTracker) throws(ShutdownError) -> PendingHooks? {
+    private func endCounted(by tracker: ScopeTracker?) throws(ShutdownError) -> PendingHooks? {
         let (ended, newest): (Bool, RecordedInstance?) = slots.withLock { header, states in
             guard !header.ended else { return (false, nil) }
             return (true, Self.close(&header, states))
         }
+        if ended { for observer in container.observers { observer.scopeEnded() } }
         guard let newest else {
-            if ended { tracker.closed() }
+            if ended { tracker?.closed() }
             return nil
         }
         return try runHooks(from: newest, tracker: tracker)

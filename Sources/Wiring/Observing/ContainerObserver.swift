@@ -29,6 +29,10 @@ public protocol ContainerObserver: Sendable {
     func containerRefreshed(_ refresh: RefreshEvent)
     /// A ``ReloadingContainer`` read its edited manifest: put in force, or rejected.
     func containerReloaded(_ reload: ReloadEvent)
+    /// A scope was made (``Container/makeScope()``, ``Container/withScope(_:)``, a request).
+    func scopeOpened()
+    /// A scope ended (``ContainerScope/end()``), once, before its hooks ran.
+    func scopeEnded()
 }
 
 extension ContainerObserver {
@@ -37,6 +41,8 @@ extension ContainerObserver {
     public func containerShutDown(_ report: ShutdownReport) {}
     public func containerRefreshed(_ refresh: RefreshEvent) {}
     public func containerReloaded(_ reload: ReloadEvent) {}
+    public func scopeOpened() {}
+    public func scopeEnded() {}
 }
 
 /// One build a container ran: its service, how long it took and whether it failed.

@@ -24,6 +24,8 @@ final class RecordingObserver: ContainerObserver {
     func containerBuilt(_ build: BuildEvent) {
         events.withLock { $0.append("built \(build.shown) \(build.scope)\(build.duringStart ? " during start" : "")\(build.error == nil ? "" : " failed")") }
     }
+    func scopeOpened() { events.withLock { $0.append("scope opened") } }
+    func scopeEnded() { events.withLock { $0.append("scope ended") } }
     func containerStarted(_ report: StartupReport) { reports.withLock { $0.start.append(report) } }
     func containerShutDown(_ report: ShutdownReport) { reports.withLock { $0.shutdown.append(report) } }
     func containerRefreshed(_ refresh: RefreshEvent) { reports.withLock { $0.refresh.append(refresh) } }
@@ -136,7 +138,10 @@ struct ObserverTests {
         _ = try await scope.resolve(PerRequest.self)
         _ = try await scope.resolve(PerRequest.self)
         try await scope.end()
-        #expect(Array(observer.lines.dropFirst(3)) == ["built Sessions cached", "built PerRequest scoped"])
+        #expect(Array(observer.lines.dropFirst(3)) == ["built Sessions cached", "scope opened", "built PerRequest scoped", "scope ended"])
+        // Ending twice tells once.
+        try await scope.end()
+        #expect(observer.lines.filter { $0 == "scope ended" }.count == 1)
         try await container.shutdown()
         let shutdown = try #require(observer.shutdowns.first)
         #expect(shutdown.hooks.map(\.shown) == ["SlowDatabase"])
