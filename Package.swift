@@ -31,6 +31,10 @@ let package = Package(
         // `${key}` values from apple/swift-configuration's ConfigReader, behind the
         // `Configuration` package trait.
         .library(name: "WiringConfiguration", targets: ["WiringConfiguration"]),
+        // Observers that trace a container's start, builds, shutdown, refreshes and reloads with
+        // swift-distributed-tracing and count them with swift-metrics, behind the
+        // `Observability` package trait.
+        .library(name: "WiringObservability", targets: ["WiringObservability"]),
         .executable(name: "wiring", targets: ["WiringCLI"]),
         .executable(name: "wiring-example", targets: ["WiringExample"]),
         // Validates a target's manifests on every build and generates its factory keys.
@@ -42,6 +46,7 @@ let package = Package(
         .trait(name: "Hummingbird", description: "The WiringHummingbird product: a request scope per request on Hummingbird 2."),
         .trait(name: "Vapor", description: "The WiringVapor product: the container in a Vapor 4 application's lifecycle, a request scope per request."),
         .trait(name: "Configuration", description: "The WiringConfiguration product: manifest values read through a swift-configuration ConfigReader."),
+        .trait(name: "Observability", description: "The WiringObservability product: a container's start, builds and shutdown as swift-distributed-tracing spans and swift-metrics metrics."),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -51,6 +56,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/vapor/vapor", from: "4.100.0"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
     ],
     targets: [
         // libyaml, read through its event API. Only `Wiring` imports it, and only `internal`ly.
@@ -87,6 +94,15 @@ let package = Package(
             dependencies: [
                 "Wiring",
                 .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
+            ]
+        ),
+        // Compiled empty unless the `Observability` trait is enabled.
+        .target(
+            name: "WiringObservability",
+            dependencies: [
+                "Wiring",
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Observability"])),
             ]
         ),
         .target(
@@ -163,6 +179,18 @@ let package = Package(
             dependencies: [
                 "Wiring", "WiringConfiguration",
                 .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
+            ]
+        ),
+        // Runs with the `Observability` trait (`.ci/run` does, in its AddressSanitizer run);
+        // compiled empty without it.
+        .testTarget(
+            name: "WiringObservabilityTests",
+            dependencies: [
+                "Wiring", "WiringObservability",
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Observability"])),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Observability"])),
             ]
         ),
         .testTarget(
