@@ -18,8 +18,10 @@ let package = Package(
     ],
     dependencies: [
         // The `Configuration` trait brings WiringConfiguration (and swift-configuration) in: the
-        // servers read their port and log level through a ConfigReader.
-        .package(path: wiring.path, traits: ["Configuration"]),
+        // servers read their port and log level through a ConfigReader. `Observability` brings
+        // WiringObservability: with NOTES_TRACING=1 the servers print the container's spans.
+        .package(path: wiring.path, traits: ["Configuration", "Observability"]),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
         // JSON settings files, reloaded when they change.
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.0.0", traits: ["JSON", "Reloading"]),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
@@ -31,6 +33,9 @@ let package = Package(
             dependencies: [
                 .product(name: "Wiring", package: wiring.lastPathComponent),
                 .product(name: "WiringConfiguration", package: wiring.lastPathComponent),
+                .product(name: "WiringObservability", package: wiring.lastPathComponent),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),

@@ -27,6 +27,8 @@ public import Wiring
 ///   (`wiring.applied`), their problems recorded as errors;
 /// - with a ``slowBuildThreshold``, a `wiring.build` for each build outside start of an
 ///   instance to keep that took longer, under the span current where it ran (a request's).
+///   Such a span is made as its build ends, so a dependency built inside it, which ends first,
+///   is its sibling, not its child.
 ///
 /// The spans of a start or a shutdown are made as it ends, with the times each part began and
 /// ended: the container measures them on its own clock, and no span is open while it builds.

@@ -21,6 +21,9 @@ public protocol ContainerProvider: AnyObject, Sendable {
     /// Shuts the container down (a reloading provider also stops watching and shuts down the
     /// containers its reloads retired).
     func shutdown() async throws
+    /// What the container in force is now (a reloading provider adds its last reload): what
+    /// the server products' snapshot route serves.
+    func snapshot() -> ContainerSnapshot
 }
 
 extension Container: ContainerProvider {

@@ -70,7 +70,15 @@ public enum Notes {
 
     /// What an executable's containers read `${…}` through (`settings`' reader) and log with.
     private static func launchOptions(environment: [String: String], settings: NotesSettings) -> Container.Options {
-        Container.Options(environment: environment, logger: Logger(label: "wiring"), configuration: ConfigReaderSource(settings.reader))
+        Container.Options(environment: environment, logger: Logger(label: "wiring"), configuration: ConfigReaderSource(settings.reader),
+                          observers: NotesTracing.observers(environment: environment))
+    }
+
+    /// Where a server serves its container's snapshot (`GET`, JSON): in the `development`
+    /// context only, `nil` in the others. The snapshot tells how the app is wired; a server
+    /// that serves it in production puts it behind its own authentication.
+    public static func snapshotPath(for container: Container) -> String? {
+        container.activeContexts.contains { $0.name == "development" } ? "/_wiring/snapshot" : nil
     }
 
     /// Ends a server's executable that could not start: a manifest's errors each at its

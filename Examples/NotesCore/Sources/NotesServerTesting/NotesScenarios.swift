@@ -99,6 +99,27 @@ public enum NotesScenarios {
         #expect(saved.map(\.title) == ["on disk"])
     }
 
+    public static func theSnapshotRouteAnswersInDevelopmentOnly<Server: NotesServerUnderTest>(_: Server.Type) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID())")
+        let development = try await Server.start(contexts: .explicit("development"), environment: ["NOTES_DIR": folder.path])
+        _ = try await development.request("POST", "/notes", json: #"{"title": "kept"}"#)
+        let reply = try await development.request("GET", "/_wiring/snapshot")
+        #expect(reply.status == 200, "\(reply.text)")
+        #expect(reply.headers["content-type"]?.hasPrefix("application/json") == true)
+        let snapshot = try JSONDecoder.iso8601.decode(ContainerSnapshot.self, from: reply.body)
+        #expect(snapshot.contexts.map(\.name) == ["development"])
+        let store = try #require(snapshot.services.first { $0.key == "NoteStore" })
+        #expect(store.kept && store.builds == 1)
+        #expect(snapshot.configuration.contains { $0.name == "NOTES_DIR" })
+        // Names, never values: the notes folder is not in it.
+        #expect(!reply.text.contains(folder.lastPathComponent))
+        try await development.shutDown()
+
+        let test = try await Server.start()
+        #expect(try await test.request("GET", "/_wiring/snapshot").status == 404)
+        try await test.shutDown()
+    }
+
     public static func gracefulShutdownLetsARequestInFlightFinishBeforeTheStoreCloses<Server: NotesServerUnderTest>(_: Server.Type) async throws {
         // The request's queries wait, in the handler, until the test lets them go.
         let inHandler = AsyncGate(count: 2), release = AsyncGate(count: 2)
@@ -275,6 +296,7 @@ public enum NotesScenario: String, CaseIterable, Sendable, CustomTestStringConve
     case concurrentRequestsGetTheirOwnScopedInstancesAndShareTheSingleton
     case aStreamedExportKeepsTheRequestScopeOpenUntilItsLastLine
     case theTestContextSwapsTheStore
+    case theSnapshotRouteAnswersInDevelopmentOnly
     case gracefulShutdownLetsARequestInFlightFinishBeforeTheStoreCloses
     case aRequestLogThatIsNotScopedStopsStartUp
     case aMisspeltLevelOrABadPortStopsStartUpAtItsLine
@@ -289,6 +311,7 @@ public enum NotesScenario: String, CaseIterable, Sendable, CustomTestStringConve
         case .concurrentRequestsGetTheirOwnScopedInstancesAndShareTheSingleton: try await NotesScenarios.concurrentRequestsGetTheirOwnScopedInstancesAndShareTheSingleton(Server.self)
         case .aStreamedExportKeepsTheRequestScopeOpenUntilItsLastLine: try await NotesScenarios.aStreamedExportKeepsTheRequestScopeOpenUntilItsLastLine(Server.self)
         case .theTestContextSwapsTheStore: try await NotesScenarios.theTestContextSwapsTheStore(Server.self)
+        case .theSnapshotRouteAnswersInDevelopmentOnly: try await NotesScenarios.theSnapshotRouteAnswersInDevelopmentOnly(Server.self)
         case .gracefulShutdownLetsARequestInFlightFinishBeforeTheStoreCloses: try await NotesScenarios.gracefulShutdownLetsARequestInFlightFinishBeforeTheStoreCloses(Server.self)
         case .aRequestLogThatIsNotScopedStopsStartUp: try await NotesScenarios.aRequestLogThatIsNotScopedStopsStartUp(Server.self)
         case .aMisspeltLevelOrABadPortStopsStartUpAtItsLine: try NotesScenarios.aMisspeltLevelOrABadPortStopsStartUpAtItsLine(Server.self)
@@ -322,5 +345,14 @@ extension FileManager {
         let folder = temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID())")
         try createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
+    }
+}
+
+extension JSONDecoder {
+    /// A decoder of the dates a ``ContainerSnapshot`` writes.
+    static var iso8601: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
     }
 }

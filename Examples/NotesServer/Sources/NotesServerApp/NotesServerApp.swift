@@ -38,7 +38,7 @@ public enum NotesServerApp {
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: RequestCountingMiddleware(counter: try await first.resolve(RequestCounter.self)))
         try await Notes.checkSeeding(in: first, logger: logger)
-        router.add(middleware: RequestScopeMiddleware.seedingRequestLog(container: container))
+        router.add(middleware: RequestScopeMiddleware.seedingRequestLog(container: container, snapshotPath: Notes.snapshotPath(for: first)))
         Routes.add(to: router)
         return Application(
             router: router,
@@ -57,6 +57,7 @@ public enum NotesServerApp {
         // Eager services (the store, the log level) are ready before the server listens.
         try await container.start()
         let logger = try await container.container.resolve(Logger.self)
+        if let report = container.container.startupReport { logger.debug("\(report)") }
         let app = try await makeApplication(container: container, onServerRunning: onServerRunning)
         return ServiceGroup(services: [settingsFile].compactMap { $0 } + [ContainerService(container), app],
                             gracefulShutdownSignals: gracefulShutdownSignals, logger: logger)

@@ -17,7 +17,10 @@ public enum NotesVaporApp {
     /// - Throws: What resolving the server's settings throws, or a `ResolutionError` when the
     ///   manifest does not let a request's `RequestLog` be seeded.
     public static func makeApplication(container: any ContainerProvider) async throws -> Application {
-        try await makeApplication(first: container.container) { app in app.wiring.use(container, seed: seedRequestLog) }
+        let snapshotPath = Notes.snapshotPath(for: container.container)
+        return try await makeApplication(first: container.container) { app in
+            app.wiring.use(container, snapshotPath: snapshotPath, seed: seedRequestLog)
+        }
     }
 
     /// The application the `notes-server-vapor` executable serves, and its settings (whose
