@@ -121,8 +121,10 @@ enum AsyncBenchmark {
     /// simulator with a last level of 1 MiB (`valgrind --tool=cachegrind --cache-sim=yes
     /// --LL=1048576,16,64`) misses on each line the request touches: its footprint, what a
     /// request pays on a loaded server. `byHand`: the served request's services made by hand.
-    static func profileRequests(_ count: Int, unique: Bool, served: Bool = false, cold: Bool = false, byHand: Bool = false) throws {
-        let wiring = try wiringContainer()
+    /// `observed`: the container has an observer that does nothing.
+    static func profileRequests(_ count: Int, unique: Bool, served: Bool = false, cold: Bool = false, byHand: Bool = false,
+                                observed: Bool = false) throws {
+        let wiring = try wiringContainer(options: observed ? .init(observers: [SilentObserver()]) : .init())
         let cooler = cold ? CacheCooler(bytes: 4 << 20) : nil
         let pool = try wiring.resolve(RequestPool.self)
         _ = try blocking { () async throws -> Int in

@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: WiringBenchmarks [resolution] [async] [observing] [loading] [scaling] [arguments] [children] [refresh] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH] [--profile-requests N [unique|served|byhand] [cold]] [--profile-resolve N] [--profile-start N]
+// Usage: WiringBenchmarks [resolution] [async] [observing] [loading] [scaling] [arguments] [children] [refresh] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH] [--profile-requests N [unique|served|byhand] [cold] [observed]] [--profile-resolve N] [--profile-start N]
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
@@ -38,12 +38,13 @@ if let path = option("--profile-validate") {
     exit(0)
 }
 
-// `--profile-requests N [unique|served|byhand] [cold]`: only N requests through a request scope (or
+// `--profile-requests N [unique|served|byhand] [cold] [observed]`: only N requests through a request scope (or
 // N unique resolves, N requests as the notes server example serves them, or its services made
 // by hand), `cold`: with 4 MiB read before each (see `AsyncBenchmark.profileRequests`).
 if let count = option("--profile-requests").flatMap(Int.init) {
     try AsyncBenchmark.profileRequests(count, unique: arguments.contains("unique"), served: arguments.contains("served"),
-                                      cold: arguments.contains("cold"), byHand: arguments.contains("byhand"))
+                                      cold: arguments.contains("cold"), byHand: arguments.contains("byhand"),
+                                      observed: arguments.contains("observed"))
     exit(0)
 }
 

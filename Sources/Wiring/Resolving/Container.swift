@@ -96,8 +96,8 @@ public final class Container: Sendable {
     /// Whether a factory's dependency may take the one-step path: not when every resolve is
     /// traced or recorded.
     let usesFastDependencyPath: Bool
-    /// Told about builds, start, shutdown, refreshes and reloads.
-    let observers: [any ContainerObserver]
+    /// Told about builds, start, shutdown, refreshes and reloads (its life's).
+    var observers: [any ContainerObserver] { life.observers }
     /// Whether there are observers: what a build checks.
     let observesBuilds: Bool
     /// Whether `${name}` reads a configuration source rather than the environment.
@@ -237,7 +237,6 @@ public final class Container: Sendable {
         typeCache = ReadMostly(TypeCache())
         life = ContainerLife(shutdownTimeout: options.shutdownTimeout, logger: options.logger, observers: options.observers)
         edgeRecorder = options.recordsResolvedEdges ? Locked([]) : nil
-        observers = options.observers
         observesBuilds = !options.observers.isEmpty
         readsConfigurationSource = options.configuration != nil
         usesFastDependencyPath = options.recordsResolvedEdges == false && (options.logger.map { $0.logLevel > .trace } ?? true)
@@ -280,7 +279,6 @@ public final class Container: Sendable {
         life = ContainerLife(shutdownTimeout: parent.shutdownTimeout, logger: parent.logger, observers: parent.observers,
                              instances: (typeCache, layer.slots))
         edgeRecorder = parent.edgeRecorder == nil ? nil : Locked([])
-        observers = parent.observers
         observesBuilds = parent.observesBuilds
         readsConfigurationSource = parent.readsConfigurationSource
         usesFastDependencyPath = parent.usesFastDependencyPath
