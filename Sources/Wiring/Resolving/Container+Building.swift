@@ -224,12 +224,17 @@ extension Container {
     func produceNested(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any {
         // A plain registration has no property hooks: met again, it is a cycle.
         _ = try checkCycle(registration, state: state)
-        if _slowPath(reportsBuild(of: registration, state: state)) {
-            return try reportingBuild(of: registration, state: state) { () throws(ResolutionError) -> Any in
-                try runNested(registration, state: state)
-            }
-        }
+        if _slowPath(reportsBuild(of: registration, state: state)) { return try reportedNested(registration, state: state) }
         return try runNested(registration, state: state)
+    }
+
+    /// ``runNested(_:state:)``, reported: out of line, so that the path that reports nothing
+    /// keeps its frame and its registers.
+    @inline(never)
+    private func reportedNested(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any {
+        try reportingBuild(of: registration, state: state) { () throws(ResolutionError) -> Any in
+            try runNested(registration, state: state)
+        }
     }
 
     /// The plain factory of `registration`, with it on the path.
