@@ -48,8 +48,11 @@ extension Application {
         ///   - container: The container the application resolves from: a ``Wiring/Container``
         ///     or a ``Wiring/ReloadingContainer``.
         ///   - snapshotPath: A path (`/_wiring/snapshot`) where a `GET` answers with the
-        ///     container's ``Wiring/ContainerSnapshot`` as JSON; `nil`, the default, serves none.
-        ///     Mount it only in development or behind the app's own authentication.
+        ///     container's ``Wiring/ContainerSnapshot`` as JSON (a route of the application's,
+        ///     so that other requests pay nothing for it); `nil`, the default, serves none.
+        ///     Mount it only in development or behind the app's own authentication: it tells how
+        ///     the app is wired (its services, what is kept, the configuration keys it reads,
+        ///     never their values).
         ///   - seed: Gives each request's scope what only the request knows (its id, its
         ///     logger, the authenticated user); a seed that throws fails the request.
         public func use(_ container: any ContainerProvider, snapshotPath: String? = nil,
@@ -61,7 +64,13 @@ extension Application {
             }
             application.storage[Key.self] = container
             application.lifecycle.use(ContainerLifecycle(container: container))
-            application.middleware.use(RequestScopeMiddleware(container: container, snapshotPath: snapshotPath, seed: seed))
+            application.middleware.use(RequestScopeMiddleware(container: container, seed: seed))
+            if let snapshotPath {
+                application.get(snapshotPath.split(separator: "/").map { PathComponent(stringLiteral: String($0)) }) { _ in
+                    Response(status: .ok, headers: ["Content-Type": "application/json; charset=utf-8"],
+                             body: .init(data: try container.snapshot().json()))
+                }
+            }
         }
 
         /// ``use(_:snapshotPath:seed:)``, which takes a reloading container too.

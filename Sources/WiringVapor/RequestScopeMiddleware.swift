@@ -23,16 +23,9 @@ public import Wiring
 ///
 /// A failure to end the scope (a shutdown hook that throws) is logged with the request's
 /// logger; the response is already on its way.
-///
-/// With a `snapshotPath`, a `GET` of that path answers with the container's
-/// ``Wiring/ContainerSnapshot`` as JSON, without a scope: its services, what is kept, the
-/// configuration keys it reads (never their values), the last refresh and reload. Mount it in
-/// development, or behind the app's own authentication: it tells how the app is wired.
 public struct RequestScopeMiddleware: AsyncMiddleware {
     private let source: any ContainerProvider
     private let seed: (@Sendable (ContainerScope, Request) throws -> Void)?
-    /// Where the snapshot is served, if it is.
-    private let snapshotPath: String?
 
     /// The container whose scopes the requests get: for a ``Wiring/ReloadingContainer``, the one
     /// in force.
@@ -46,32 +39,23 @@ public struct RequestScopeMiddleware: AsyncMiddleware {
     /// - Parameters:
     ///   - container: The container the scopes are made from: a ``Wiring/Container`` or a
     ///     ``Wiring/ReloadingContainer``.
-    ///   - snapshotPath: A path (`/_wiring/snapshot`) where a `GET` answers with the container's
-    ///     snapshot as JSON; `nil`, the default, serves none. Mount it only in development or
-    ///     behind the app's own authentication.
     ///   - seed: Gives each new scope what only the request knows, with
     ///     ``Wiring/ContainerScope/seed(_:as:name:)``; a seed that throws fails the request
     ///     and ends the scope.
-    public init(container: any ContainerProvider, snapshotPath: String? = nil,
-                seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
+    public init(container: any ContainerProvider, seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
         source = container
-        self.snapshotPath = snapshotPath
         self.seed = seed
     }
 
-    /// The middleware of ``init(container:snapshotPath:seed:)``, which takes a reloading container too.
-    @available(*, deprecated, renamed: "init(container:snapshotPath:seed:)", message: "pass the reloading container as `container:`")
+    /// The middleware of ``init(container:seed:)``, which takes a reloading container too.
+    @available(*, deprecated, renamed: "init(container:seed:)", message: "pass the reloading container as `container:`")
     public init(reloading: ReloadingContainer, seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
         self.init(container: reloading, seed: seed)
     }
 
     /// Runs `next` with the request's scope in the request's storage, and ends the scope as
-    /// the type's documentation says; answers a `GET` of the snapshot path itself.
+    /// the type's documentation says.
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        if let snapshotPath, request.method == .GET, request.url.path == snapshotPath {
-            let json = try source.snapshot().json()
-            return Response(status: .ok, headers: ["Content-Type": "application/json; charset=utf-8"], body: .init(data: json))
-        }
         let scope = RequestScope(source.makeScope())
         request.storage[RequestScope.Key.self] = scope
         let response: Response

@@ -23,10 +23,6 @@ func vaporInProcess(coolingMiB: Int) async throws {
     let middleware = RequestScopeMiddleware(container: container) { scope, req in
         try scope.seed(RequestLog(requestID: req.id, logger: req.logger))
     }
-    // The same, with the snapshot route mounted (and not hit): what the route costs a request.
-    let mounted = RequestScopeMiddleware(container: container, snapshotPath: "/_wiring/snapshot") { scope, req in
-        try scope.seed(RequestLog(requestID: req.id, logger: req.logger))
-    }
     let resolving = Resolving(), byHand = ByHand(store: store), unitByHand = VaporUnitOfWorkByHand()
     func request() -> Request {
         Request(application: app, method: .GET, url: "/notes/1", logger: logger, on: eventLoop)
@@ -47,14 +43,10 @@ func vaporInProcess(coolingMiB: Int) async throws {
             try await scope.end()
             _ = Response(status: .ok)
         }
-        let withRoute = try await perCall(iterations, cooling: cooling) {
-            _ = try await mounted.respond(to: request(), chainingTo: resolving)
-        }
         print(String(format: "Vapor in process, %@: through WiringVapor's middleware %.2f µs, by hand %.2f µs, the container's API alone "
-                     + "%.2f µs per request; the container's work %.2f µs, the middleware's beyond the API %.2f µs; with the snapshot "
-                     + "route mounted %.2f µs (best of 5 × %d)",
+                     + "%.2f µs per request; the container's work %.2f µs, the middleware's beyond the API %.2f µs (best of 5 × %d)",
                      cool ? "\(coolingMiB) MiB read between requests" : "back to back",
-                     wired, hand, scopeAPI, wired - hand, wired - scopeAPI, withRoute, iterations))
+                     wired, hand, scopeAPI, wired - hand, wired - scopeAPI, iterations))
     }
     if between.checksum == 1 { print("") }
     try await app.asyncShutdown()
