@@ -280,7 +280,7 @@ private struct ServiceBinder {
         _ key: String, of service: ServiceDefinition, variant: String? = nil, at location: SourceLocation? = nil
     ) -> FactoryRegistry.Entry? {
         guard let (index, entry) = plan.factories[key] else {
-            let owner = variant.map { "\(service.key)[\($0)]" } ?? service.key
+            let owner = shownService(service.key, name: variant)
             bound.diagnostics.append(.unregisteredFactory(
                 key, of: owner, registered: plan.factoryKeys, at: location ?? service.factory?.location ?? service.location))
             return nil
@@ -292,7 +292,7 @@ private struct ServiceBinder {
     /// A shutdown hook on a factory whose instances nobody keeps never runs: a warning.
     private mutating func checkHooks(_ registration: Registration) {
         guard registration.hasShutdownHooks, registration.scope.keepsNoInstance else { return }
-        let shown = registration.name.map { "\(registration.key)[\($0)]" } ?? registration.key
+        let shown = registration.shown
         bound.diagnostics.append(.warning(
             "service \(shown) has a shutdown hook, but its scope '\(registration.scope)' keeps no instance: the hook never runs",
             at: registration.location))

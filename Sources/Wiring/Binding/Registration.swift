@@ -190,7 +190,7 @@ final class Registration: Sendable {
 
     var step: ResolutionError.Step { ResolutionError.Step(service: key, name: name, location: location) }
     /// `Key` or `Key[name]`, as reports show a service.
-    var shown: String { name.map { "\(key)[\($0)]" } ?? key }
+    var shown: String { shownService(key, name: name) }
 
     /// Whether its instance, once built, is kept for good: the container then caches it by the
     /// type it is resolved as.

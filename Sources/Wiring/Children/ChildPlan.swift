@@ -47,7 +47,7 @@ struct ChildPlan {
         let original = parent.lineage?.original(of: registration) ?? registration
         let id = ObjectIdentifier(original)
         if let earlier = changed[id] {
-            problems.append(.error("\(shown(original)) is changed twice in this child", at: change.location,
+            problems.append(.error("\(original.shown) is changed twice in this child", at: change.location,
                                    notes: [Diagnostic.Note("first changed here", at: earlier.location)]))
             return
         }
@@ -60,7 +60,7 @@ struct ChildPlan {
             if let typed = entry.arguments {
                 // Checked and decoded now, as binding does for a typed factory.
                 let fill = ArgumentFill(ValueResolver(manifest: parent.manifest, environment: [:]))
-                let (arguments, problems) = fill.decode(original.args, of: shown(original), at: original.location,
+                let (arguments, problems) = fill.decode(original.args, of: original.shown, at: original.location,
                                                         factoryKey: factoryKey, as: typed)
                 guard problems.isEmpty else {
                     self.problems += problems
@@ -71,7 +71,7 @@ struct ChildPlan {
             replacement = Registration(replacing: original, factory: entry, factoryKey: factoryKey, decorated: decorated, decoded: decoded)
         case .share:
             if !original.scope.isShareableWithChild {
-                problems.append(.error("cannot share \(shown(original)): it is scoped, and each scope has its own instance; override it, or resolve it from the child's scopes",
+                problems.append(.error("cannot share \(original.shown): it is scoped, and each scope has its own instance; override it, or resolve it from the child's scopes",
                                        at: change.location))
                 return
             }
@@ -163,19 +163,19 @@ struct ChildPlan {
         guard !shares.isEmpty, !overridden.isEmpty else { return }
         for (shared, change) in shares {
             var visited: Set<ObjectIdentifier> = [ObjectIdentifier(shared)]
-            var pending = [(registration: shared, path: [shown(shared)])]
+            var pending = [(registration: shared, path: [shared.shown])]
             search: while let (registration, path) = pending.popLast() {
                 for next in declaredDependencies(of: registration) {
                     let original = parent.lineage?.original(of: next) ?? next
                     let id = ObjectIdentifier(original)
                     if let override = overridden[id] {
-                        let chain = (path + [shown(original)]).joined(separator: " → ")
+                        let chain = (path + [original.shown]).joined(separator: " → ")
                         problems.append(.error(
-                            "cannot share \(shown(shared)): it depends on \(shown(original)), which this child overrides (\(chain)), and the parent's instance holds the parent's; override \(shown(shared)) too, or do not share it",
-                            at: change.location, notes: [Diagnostic.Note("\(shown(original)) overridden here", at: override.location)]))
+                            "cannot share \(shared.shown): it depends on \(original.shown), which this child overrides (\(chain)), and the parent's instance holds the parent's; override \(shared.shown) too, or do not share it",
+                            at: change.location, notes: [Diagnostic.Note("\(original.shown) overridden here", at: override.location)]))
                         break search
                     }
-                    if visited.insert(id).inserted { pending.append((next, path + [shown(next)])) }
+                    if visited.insert(id).inserted { pending.append((next, path + [next.shown])) }
                 }
             }
         }
@@ -204,9 +204,5 @@ struct ChildPlan {
         visit(registration.args)
         for decorator in registration.decorators { visit(decorator.args) }
         return found
-    }
-
-    private func shown(_ registration: Registration) -> String {
-        registration.name.map { "\(registration.key)[\($0)]" } ?? registration.key
     }
 }

@@ -20,7 +20,7 @@ public struct ShutdownError: Error, Sendable, CustomStringConvertible {
 
         /// `Pool[name] (services.yaml:3:3): what went wrong`.
         public var description: String {
-            "\(name.map { "\(service)[\($0)]" } ?? service) (\(location)): \(error)"
+            "\(shownService(service, name: name)) (\(location)): \(error)"
         }
     }
 

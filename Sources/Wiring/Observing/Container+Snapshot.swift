@@ -15,7 +15,7 @@ extension Container {
         var definitions: [String: ServiceDefinition] = [:]
         for service in manifest.services { definitions[service.key] = service }
         let services = registrations.map { registration in
-            let implements = definitions[registration.key]?.implements.map { entry in entry.name.map { "\(entry.type)[\($0)]" } ?? entry.type } ?? []
+            let implements = definitions[registration.key]?.implements.map { entry in shownService(entry.type, name: entry.name) } ?? []
             var kept = false
             var builds: Int?
             if case .kept(let timeToLive, _, let own, let place) = registration.keeping {

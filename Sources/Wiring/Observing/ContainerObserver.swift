@@ -63,5 +63,5 @@ public struct BuildEvent: Sendable {
     public let duringStart: Bool
 
     /// `Key[name]`, as paths and messages show a service.
-    public var shown: String { name.map { "\(service)[\($0)]" } ?? service }
+    public var shown: String { shownService(service, name: name) }
 }

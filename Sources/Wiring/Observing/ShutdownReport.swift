@@ -30,7 +30,7 @@ public struct ShutdownReport: Sendable, CustomStringConvertible {
         /// Whether it ran past its timeout and was cancelled.
         public var timedOut: Bool { error is ShutdownError.TimedOut }
         /// `Key[name]`, as paths and messages show a service.
-        public var shown: String { name.map { "\(service)[\($0)]" } ?? service }
+        public var shown: String { shownService(service, name: name) }
         /// The hook as a failure of ``ShutdownError``, if it failed.
         var failure: ShutdownError.Failure? {
             error.map { ShutdownError.Failure(service: service, name: name, location: location, error: $0) }

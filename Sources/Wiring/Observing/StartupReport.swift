@@ -40,7 +40,7 @@ public struct StartupReport: Sendable, CustomStringConvertible {
         public let error: (any Error)?
 
         /// `Key[name]`, as paths and messages show a service.
-        public var shown: String { name.map { "\(service)[\($0)]" } ?? service }
+        public var shown: String { shownService(service, name: name) }
     }
 
     /// When the start began, on the wall clock.

@@ -54,7 +54,7 @@ extension Container {
     /// A dry run's diagnostic for what resolving `service` (`name`) threw.
     private func diagnostic(for error: any Error, of service: ServiceDefinition, name: String?) -> Diagnostic {
         let location = name.flatMap { service.variant(named: $0)?.location } ?? service.location
-        let shown = "\(service.key)\(name.map { "[\($0)]" } ?? "")"
+        let shown = shownService(service.key, name: name)
         var diagnostic: Diagnostic
         switch (error as? ResolutionError)?.kind {
         case .argument?:

@@ -52,7 +52,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
 
         /// `Key (file:line:col)` or `Key[name] (file:line:col)`.
         public var description: String {
-            let shown = name.map { "\(service)[\($0)]" } ?? service
+            let shown = shownService(service, name: name)
             return location.map { "\(shown) (\($0))" } ?? shown
         }
     }

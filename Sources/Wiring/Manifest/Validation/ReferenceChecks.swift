@@ -129,7 +129,7 @@ package struct ReferenceChecks {
         let held = scope(of: owner, name: name).scope
         let holds = scope(of: position, name: target.name).scope
         let key = manifest.services[owner].key
-        let ownerShown = name.map { "\(key)[\($0)]" } ?? key
+        let ownerShown = shownService(key, name: name)
         return .warning(
             "captive dependency: \(ownerShown) (\(held)) → \(target) (\(holds)) through argument '\(argument)': the \(held) instance would keep one \(target.service) for longer than its scope",
             at: target.location)

@@ -294,5 +294,5 @@ public struct ServiceReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `NoteStore` or `NoteStore[archive]`.
-    public var description: String { name.map { "\(service)[\($0)]" } ?? service }
+    public var description: String { shownService(service, name: name) }
 }
