@@ -115,6 +115,11 @@ public enum NotesScenarios {
         #expect(!reply.text.contains(folder.lastPathComponent))
         try await development.shutDown()
 
+        let production = try await Server.start(contexts: .explicit("production"),
+                                                environment: ["NOTES_DIR": folder.path, "NOTES_ADMIN_TOKEN": "secret-token"])
+        #expect(try await production.request("GET", "/_wiring/snapshot").status == 404)
+        #expect(try await production.request("GET", "/notes").status == 200)
+        try await production.shutDown()
         let test = try await Server.start()
         #expect(try await test.request("GET", "/_wiring/snapshot").status == 404)
         try await test.shutDown()
