@@ -44,7 +44,7 @@ public struct ContainerTracing: ContainerObserver {
     public func containerStarted(_ report: StartupReport) {
         let tracer = InstrumentationSystem.tracer
         let began = TracingClock(report.began)
-        let start = tracer.startSpan("wiring.start", context: ServiceContext.current ?? .topLevel, at: began.at(.zero))
+        let start = tracer.startSpan("wiring.start", context: Self.currentContext, at: began.at(.zero))
         start.attributes["wiring.services"] = report.builds.count
         var spans: [any Span] = []
         spans.reserveCapacity(report.builds.count)
@@ -65,7 +65,7 @@ public struct ContainerTracing: ContainerObserver {
     public func containerBuilt(_ build: BuildEvent) {
         guard !build.duringStart, let threshold = slowBuildThreshold, build.duration > threshold else { return }
         let ended = TracingClock(Date())
-        let span = InstrumentationSystem.tracer.startSpan("wiring.build", context: ServiceContext.current ?? .topLevel,
+        let span = InstrumentationSystem.tracer.startSpan("wiring.build", context: Self.currentContext,
                                                           at: ended.at(.zero - build.duration))
         span.attributes["wiring.service"] = build.shown
         span.attributes["wiring.scope"] = build.scope.description
@@ -76,7 +76,7 @@ public struct ContainerTracing: ContainerObserver {
     public func containerShutDown(_ report: ShutdownReport) {
         let tracer = InstrumentationSystem.tracer
         let began = TracingClock(report.began)
-        let shutdown = tracer.startSpan("wiring.shutdown", context: ServiceContext.current ?? .topLevel, at: began.at(.zero))
+        let shutdown = tracer.startSpan("wiring.shutdown", context: Self.currentContext, at: began.at(.zero))
         shutdown.attributes["wiring.hooks"] = report.hooks.count
         for hook in report.hooks {
             let span = tracer.startSpan("wiring.hook", context: shutdown.context, at: began.at(hook.offset))
@@ -91,7 +91,7 @@ public struct ContainerTracing: ContainerObserver {
 
     public func containerRefreshed(_ refresh: RefreshEvent) {
         let began = TracingClock(refresh.began)
-        let span = InstrumentationSystem.tracer.startSpan("wiring.refresh", context: ServiceContext.current ?? .topLevel, at: began.at(.zero))
+        let span = InstrumentationSystem.tracer.startSpan("wiring.refresh", context: Self.currentContext, at: began.at(.zero))
         span.attributes["wiring.changed_keys"] = refresh.changedKeys
         span.attributes["wiring.dropped"] = refresh.dropped
         for problem in refresh.rejected + refresh.failures {
@@ -102,13 +102,16 @@ public struct ContainerTracing: ContainerObserver {
 
     public func containerReloaded(_ reload: ReloadEvent) {
         let began = TracingClock(reload.began)
-        let span = InstrumentationSystem.tracer.startSpan("wiring.reload", context: ServiceContext.current ?? .topLevel, at: began.at(.zero))
+        let span = InstrumentationSystem.tracer.startSpan("wiring.reload", context: Self.currentContext, at: began.at(.zero))
         span.attributes["wiring.applied"] = reload.applied
         for problem in reload.diagnostics {
             Self.fail(span, with: ObservedProblem(description: problem), at: began.at(reload.duration))
         }
         span.end(at: began.at(reload.duration))
     }
+
+    /// The context a span the container starts goes under: the task's, or a new trace.
+    private static var currentContext: ServiceContext { ServiceContext.current ?? .topLevel }
 
     /// Records `error` on `span` and marks it failed.
     private static func fail(_ span: any Span, with error: any Error, at instant: DefaultTracerClock.Instant) {

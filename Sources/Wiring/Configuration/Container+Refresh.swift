@@ -1,9 +1,4 @@
 internal import Logging
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Refresh: a started container watches the keys its services' arguments read, and rebuilds
 /// what reads a key that changed.
@@ -38,12 +33,12 @@ extension Container {
     /// earlier ones, running their shutdown hooks.
     func refresh(from current: any ConfigurationSource) async {
         guard let watch = configurationWatch, !isShutDown else { return }
-        let began = ContinuousClock.now, wallBegan = Date()
+        let clock = ReportClock()
         let applied = watch.apply(current, logger: logger)
         var failed: [String] = []
         defer {
             if !applied.changed.isEmpty || !applied.rejected.isEmpty {
-                let event = RefreshEvent(began: wallBegan, duration: .now - began, changedKeys: applied.changed,
+                let event = RefreshEvent(began: clock.wallBegan, duration: clock.elapsed, changedKeys: applied.changed,
                                          dropped: applied.dropped.map(\.shown), rejected: applied.rejected, failures: failed)
                 configurationWatch?.noteRefresh(event)
                 for observer in observers { observer.containerRefreshed(event) }

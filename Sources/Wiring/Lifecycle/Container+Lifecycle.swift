@@ -48,9 +48,9 @@ extension Container {
                 }
                 for try await _ in group {}
             }
-            reportStart(recorder, total: .now - recorder.began, error: nil)
+            reportStart(recorder, total: recorder.clock.elapsed, error: nil)
         } catch {
-            reportStart(recorder, total: .now - recorder.began, error: error)
+            reportStart(recorder, total: recorder.clock.elapsed, error: error)
             logger?.error("start failed, shutting down what it built: \(error)")
             let failures = await KeptInstances.shutDown(kept.takeAll(), defaultTimeout: shutdownTimeout, since: .now).compactMap(\.failure)
             for failure in failures { logger?.error("shutdown after a failed start: \(failure)") }

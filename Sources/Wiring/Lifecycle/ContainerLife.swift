@@ -1,10 +1,5 @@
 import Synchronization
 internal import Logging
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// What shutting a container down needs, held apart from the container: its instances with
 /// hooks, whether it is closed, its start and shutdown, and its children's lives. A parent
@@ -66,7 +61,7 @@ final class ContainerLife: Sendable {
     }
 
     private func runShutdown(after start: Task<Void, any Error>?) async -> ShutdownReport {
-        let began = ContinuousClock.now, wallBegan = Date()
+        let clock = ReportClock()
         closed.store(true, ordering: .releasing)
         if let start {
             start.cancel()
@@ -80,7 +75,7 @@ final class ContainerLife: Sendable {
         // Children first: their instances may hold this container's.
         var hooks: [ShutdownReport.Hook] = []
         for child in children.withLock({ $0.alive }) { hooks += await child.shutDown().hooks }
-        hooks += await KeptInstances.shutDown(kept.takeAll(), defaultTimeout: shutdownTimeout, since: began)
+        hooks += await KeptInstances.shutDown(kept.takeAll(), defaultTimeout: shutdownTimeout, since: clock.began)
         if let instances {
             instances.slots.resetAll()
             instances.types.write { cache in
@@ -88,7 +83,7 @@ final class ContainerLife: Sendable {
                 cache.instances = TypeTable()
             }
         }
-        let report = ShutdownReport(began: wallBegan, total: .now - began, hooks: hooks)
+        let report = ShutdownReport(began: clock.wallBegan, total: clock.elapsed, hooks: hooks)
         lifecycle.withLock { $0.shutdownReport = report }
         logger?.info("\(report.summary)")
         let failures = report.failures

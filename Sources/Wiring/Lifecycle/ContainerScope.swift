@@ -25,16 +25,9 @@ public final class ContainerScope: Sendable {
     /// that a container a reload replaced shuts down when its last scope ends.
     private let tracker: ScopeTracker?
 
-    init(container: Container) {
-        self.container = container
-        slots = SlotTable(count: container.scopedCount)
-        tracker = nil
-        if container.observesBuilds { for observer in container.observers { observer.scopeOpened() } }
-    }
-
-    /// A scope of a ``ReloadingContainer``'s container, already counted open by `tracker`
-    /// (under the lock that decides which container is in force).
-    init(container: Container, countedBy tracker: ScopeTracker) {
+    /// A scope of `container`; for a ``ReloadingContainer``'s container, already counted open
+    /// by `tracker` (under the lock that decides which container is in force).
+    init(container: Container, countedBy tracker: ScopeTracker? = nil) {
         self.container = container
         slots = SlotTable(count: container.scopedCount)
         self.tracker = tracker

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The builds of one ``Container/start()``, recorded as each begins and ends, for its
 /// ``StartupReport``. Eager services build concurrently, so the entries are under a lock;
 /// a resolution holds the recorder in its state, with the index of the build whose factory is
@@ -37,8 +31,9 @@ final class BuildRecorder: Sendable {
     }
 
     private let entries: Locked<Entries>
-    let began = ContinuousClock.now
-    let wallBegan = Date()
+    /// When the start began.
+    let clock = ReportClock()
+    var began: ContinuousClock.Instant { clock.began }
 
     /// A recorder for a start of `count` eager services (builds of dependencies may add more).
     init(expecting count: Int) {
@@ -95,6 +90,6 @@ final class BuildRecorder: Sendable {
                 offset: entry.offset, duration: max(.zero, elapsed - entry.below), elapsed: elapsed,
                 parent: entry.parent < 0 ? nil : Int(entry.parent), dependencies: dependencies[index], error: error)
         }
-        return StartupReport(began: wallBegan, total: total, builds: builds, error: error)
+        return StartupReport(began: clock.wallBegan, total: total, builds: builds, error: error)
     }
 }

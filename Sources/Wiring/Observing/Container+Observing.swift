@@ -1,5 +1,3 @@
-internal import Logging
-
 /// Telling observers about builds, and recording the builds of a start.
 extension Container {
     /// Whether the build of `registration` in `state` is reported: every build during

@@ -199,9 +199,9 @@ public final class ReloadingContainer: Sendable {
         guard claimed else { return false }
         defer { state.withLock { $0.isReloading = false } }
         let logger = options.logger
-        let began = ContinuousClock.now, wallBegan = Date()
+        let clock = ReportClock()
         func event(applied: Bool, _ diagnostics: [String]) -> ReloadEvent {
-            ReloadEvent(began: wallBegan, duration: .now - began, applied: applied, diagnostics: diagnostics)
+            ReloadEvent(began: clock.wallBegan, duration: clock.elapsed, applied: applied, diagnostics: diagnostics)
         }
         // Stamped before they are read: an edit made while they are read is seen at the next
         // poll. The files the manifest in force reads, then any the edit brought in (a new
