@@ -7,22 +7,22 @@ import Darwin
 #endif
 
 /// What Wiring keeps for each thread, behind one thread-local key: one lookup per use instead
-/// of one per concern. Only its own thread touches it, so it needs no lock; it is freed when
-/// the thread ends.
+/// of one per concern. Only its own thread touches it, so it needs no lock (nor run-time
+/// exclusivity checks); it is freed when the thread ends.
 final class ThreadState {
     /// This thread's stripe of a ``ReadMostly`` value: threads are numbered in the order they
     /// first use Wiring, so the first threads of a process each have a stripe of their own.
     let stripe: Int
     /// The lowest address of this thread's stack: 0 until read, 1 when it cannot be read.
-    var stackLow: UInt = 0
+    @exclusivity(unchecked) var stackLow: UInt = 0
     /// A resolution state to start the next top-level resolution from.
-    var spare: ResolutionState?
+    @exclusivity(unchecked) var spare: ResolutionState?
     /// A frozen state to start the next top-level async resolution from.
-    var frozenSpare: ResolutionState?
+    @exclusivity(unchecked) var frozenSpare: ResolutionState?
     /// The container running a factory on this thread (unretained: its caller holds it).
-    var building: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) var building: UnsafeMutableRawPointer?
     /// The resolution that factory runs in (unretained, like `building`).
-    var buildingState: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) var buildingState: UnsafeMutableRawPointer?
 
     private init(stripe: Int) { self.stripe = stripe }
 
@@ -43,8 +43,13 @@ final class ThreadState {
     /// Runs `body` with this thread's state, created on first use, without retaining it.
     @inline(__always)
     static func withCurrent<R>(_ body: (ThreadState) throws -> R) rethrows -> R {
-        let pointer = pthread_getspecific(key) ?? create()
-        return try Unmanaged<ThreadState>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+        try current._withUnsafeGuaranteedRef(body)
+    }
+
+    /// This thread's state, created on first use, not counted: only its own thread frees it.
+    @inline(__always)
+    static var current: Unmanaged<ThreadState> {
+        Unmanaged.fromOpaque(pthread_getspecific(key) ?? create())
     }
 
     private static func create() -> UnsafeMutableRawPointer {

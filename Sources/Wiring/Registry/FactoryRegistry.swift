@@ -71,14 +71,25 @@ public final class FactoryRegistry: Sendable {
     ///     overload for a plain closure and the isolated one for `{ @MainActor r in … }`.
     ///   - make: Builds an instance; it reads its arguments and dependencies from the context.
     /// - Returns: The registration, to add a shutdown hook to.
-    @discardableResult
+    @inlinable @discardableResult
     public func factory<T>(
         _ key: String, overriding: Bool = false,
         fileID: String = #fileID, line: Int = #line, column: Int = #column,
         _ make: @escaping @Sendable (FactoryContext) throws -> T
     ) -> FactoryRegistration<T> {
+        // Made `Any` here, in the caller's module, where `T` is known: the closure between the
+        // container and the factory is then specialized, and a build no longer boxes its
+        // instance through `T`'s value witnesses (about 25 instructions a build).
+        registerSynchronous(key, overriding: overriding, fileID: fileID, line: line) { try make($0) }
+    }
+
+    /// Registers `make`, a synchronous factory of `T`s that returns them as `Any`.
+    @usableFromInline
+    func registerSynchronous<T>(
+        _ key: String, overriding: Bool, fileID: String, line: Int, _ make: @escaping @Sendable (FactoryContext) throws -> Any
+    ) -> FactoryRegistration<T> {
         register(key, overriding: overriding, Entry(
-            make: { try make($0) }, makeAsync: nil, shutdown: nil, location: SourceLocation(file: fileID, line: line, column: 1)))
+            make: make, makeAsync: nil, shutdown: nil, location: SourceLocation(file: fileID, line: line, column: 1)))
     }
 
     /// Registers an asynchronous factory under `key`: one that awaits (a connection, a file,

@@ -11,8 +11,9 @@ extension Container {
     /// - Throws: ``ResolutionError``.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> T {
-        if name == nil, arguments.isEmpty, var kept = keptInstance(type), let typed = Self.cast(&kept, to: T.self) { return typed }
-        var instance = try resolveInstance(type, name: name, arguments: Arguments(arguments), state: nil)
+        var instance = name == nil && arguments.isEmpty
+            ? try resolveUnnamed(type)
+            : try resolveInstance(type, name: name, arguments: Arguments(arguments), state: nil)
         guard let typed = Self.cast(&instance, to: T.self) else { throw typeMismatch(instance, expected: type, name: name, state: nil) }
         return typed
     }
@@ -33,7 +34,40 @@ extension Container {
         return try resolve(type, name: name)
     }
 
-    /// The kept instance already resolved as `type`, if any: the whole of a warm singleton resolve.
+    /// The instance for `type` with no name and no runtime arguments, the commonest top-level
+    /// resolve: a kept instance already resolved as `type` (the whole of a warm singleton
+    /// resolve), else ``build(_:of:)``; the type looked up once for both.
+    @usableFromInline
+    func resolveUnnamed(_ type: Any.Type) throws(ResolutionError) -> Any {
+        let id = ObjectIdentifier(type)
+        guard let found = knownUnnamedRegistration(id) else { return try resolveFirst(type) }
+        if found._withUnsafeGuaranteedRef({ $0.isCachedByType }), let instance = cachedInstance(id, resolvedAs: type) { return instance }
+        return try build(type, of: found)
+    }
+
+    /// The first unnamed resolve of `type`: looked up, then as ``build(_:of:)`` resolves it. An
+    /// undeclared type, or one declared only with names, takes the general path, which says so.
+    @inline(never)
+    private func resolveFirst(_ type: Any.Type) throws(ResolutionError) -> Any {
+        guard let found = target(for: type)?.unnamedReference else {
+            return try resolveInstance(type, name: nil, arguments: .none, state: nil)
+        }
+        return try build(type, of: found)
+    }
+
+    /// `registration`, the unnamed one of `type`, resolved at the top level with no runtime
+    /// arguments: a plain `unique` service in one step (see ``buildsInOneStep(_:)``), else the
+    /// general path. Out of line, so that a warm singleton resolve keeps a small frame.
+    @inline(never)
+    private func build(_ type: Any.Type, of registration: Unmanaged<Registration>) throws(ResolutionError) -> Any {
+        try registration.borrowing { registration throws(ResolutionError) in
+            if buildsInOneStep(registration) { return try resolveInOneStep(registration) }
+            return try resolveInstance(type, of: registration, name: nil, arguments: .none, state: nil)
+        }
+    }
+
+    /// The kept instance already resolved as `type`, if any: the whole of a warm singleton
+    /// resolve with `await` (``resolveUnnamed(_:)`` reads it for a synchronous one).
     @usableFromInline
     func keptInstance(_ type: Any.Type) -> Any? {
         let id = ObjectIdentifier(type)
@@ -41,6 +75,12 @@ extension Container {
         if let registration = knownUnnamedRegistration(id), !registration._withUnsafeGuaranteedRef({ $0.isCachedByType }) {
             return nil
         }
+        return cachedInstance(id, resolvedAs: type)
+    }
+
+    /// The instance cached for the type `id` (`type`, which the trace names), if any.
+    @inline(__always)
+    private func cachedInstance(_ id: ObjectIdentifier, resolvedAs type: Any.Type) -> Any? {
         let instance = typeCache.read { $0.pointee.instances[id]?.value }
         if let traceLogger, instance != nil { traceLogger.trace("resolve \(type): kept") }
         return instance
@@ -120,15 +160,17 @@ extension Container {
         try container.borrowing { container throws(ResolutionError) in try container.resolveDependency(type, state: state) }
     }
 
+    @inline(__always)
     private func resolveDependency(_ type: Any.Type, state: ResolutionState) throws(ResolutionError) -> Any {
-        if usesFastDependencyPath, !state.path.isEmpty, let registration = knownUnnamedRegistration(ObjectIdentifier(type)) {
-            // Borrowed for the build, so that the path, the context and the call count nothing.
-            let built = try registration.borrowing { registration throws(ResolutionError) in
-                try buildDependency(registration, state: state)
-            }
-            if let built { return built }
+        guard usesFastDependencyPath, !state.path.isEmpty, let found = knownUnnamedRegistration(ObjectIdentifier(type)) else {
+            return try resolveInstance(type, name: nil, arguments: .none, state: state)
         }
-        return try resolveInstance(type, name: nil, arguments: .none, state: state)
+        // Borrowed for the build, so that the path, the context and the call count nothing.
+        return try found.borrowing { registration throws(ResolutionError) in
+            if registration.isPlain, case .unique = registration.keeping { return try produceNested(registration, state: state) }
+            if let built = try buildDependency(registration, state: state) { return built }
+            return try resolveInstance(type, of: registration, name: nil, arguments: .none, state: state)
+        }
     }
 
     /// The instance of `registration`, a dependency of the registration being built in `state`.

@@ -17,7 +17,7 @@ import Darwin
 final class ResolutionState {
     // One resolution runs on one thread at a time (a factory's nested resolves run inside it),
     // so these need no run-time exclusivity checks on the hot path.
-    @exclusivity(unchecked) var path: [PathEntry]
+    @exclusivity(unchecked) var path: ResolutionPath
     @exclusivity(unchecked) var graph: [ObjectIdentifier: Any] = [:]
     /// The scope resolving, for `scoped` services; `nil` when resolving from the container.
     @exclusivity(unchecked) var scope: ContainerScope?
@@ -74,8 +74,7 @@ final class ResolutionState {
     private init(thread: ThreadState) {
         isFrozen = false
         frozenTop = nil
-        path = []
-        path.reserveCapacity(8)
+        path = ResolutionPath()
         owner = pthread_self()
         ownerStackLow = StackGuard.lowestAddress(of: thread)
     }
@@ -84,9 +83,12 @@ final class ResolutionState {
     /// Below a synchronous state (a synchronous factory's context used with `await`), it starts
     /// from that state's graph instances.
     init(frozenFrom parent: ResolutionState?, adding entry: PathEntry?, scope: ContainerScope?) {
-        var path = parent?.path ?? []
-        if let entry { path.append(entry) }
-        self.path = path
+        if let parent {
+            path = ResolutionPath(copying: parent.path, adding: entry)
+        } else {
+            path = ResolutionPath()
+            if let entry { path.push(entry) }
+        }
         owner = pthread_self()
         ownerStackLow = nil
         self.parent = parent
@@ -130,7 +132,7 @@ final class ResolutionState {
     func entering(_ entry: PathEntry) -> ResolutionState {
         guard isUnenteredTop else { return ResolutionState(frozenFrom: self, adding: entry, scope: scope) }
         isUnenteredTop = false
-        path.append(entry)
+        path.push(entry)
         return self
     }
 
@@ -184,8 +186,19 @@ final class ResolutionState {
     }
 
     /// Whether this thread's stack has room for one more level (see ``StackGuard``).
+    /// (`pthread_t` compared with `==`, which is what `pthread_equal` does on the systems Wiring
+    /// builds for, without its call.)
+    @inline(__always)
     var hasStackRoom: Bool {
-        pthread_equal(owner, pthread_self()) != 0 ? StackGuard.hasRoom(below: ownerStackLow) : StackGuard.hasRoom
+        owner == pthread_self() ? StackGuard.hasRoom(below: ownerStackLow) : StackGuard.hasRoom
+    }
+
+    /// Whether `registration` may be built next on the path: it is not on it, the path is not
+    /// at ``maxDepth`` and the stack has room. When not, ``Container/checkCycle(_:state:)``
+    /// says why.
+    @inline(__always)
+    func mayEnter(_ registration: Registration) -> Bool {
+        path.count < Self.maxDepth && position(of: registration) == nil && hasStackRoom
     }
 
     var token: ObjectIdentifier { ObjectIdentifier(self) }
@@ -193,12 +206,7 @@ final class ResolutionState {
     /// Where `registration`'s own factory is on the path, if it is: a cycle. A scan by index,
     /// which touches no reference count (entries hold their registration unowned).
     func position(of registration: Registration) -> Int? {
-        var index = 0
-        while index < path.count {
-            if path[index].decorator < 0, path[index].registration === registration { return index }
-            index += 1
-        }
-        return nil
+        path.position(of: registration)
     }
 
     /// The instance of `registration` whose property hooks are running in this resolution (on
@@ -214,7 +222,7 @@ final class ResolutionState {
     }
 
     /// The path as steps, for messages.
-    var steps: [ResolutionError.Step] { path.map(\.step) }
+    var steps: [ResolutionError.Step] { path.map { $0.step } }
 
     /// The deepest chain of dependencies resolved before giving up with an error.
     static let maxDepth = 256
@@ -228,19 +236,47 @@ final class ResolutionState {
         ThreadState.withCurrent { thread in thread.spare.take() ?? ResolutionState(thread: thread) }
     }
 
+    /// Runs `body` in a new top-level resolution of `container`, with `container` the building
+    /// container of this thread (see ``BuildingContainer``), then recycles the state: what
+    /// ``acquire()``, ``BuildingContainer/with(_:state:_:)`` and ``recycle(_:container:)`` do,
+    /// with one lookup of the thread's state instead of four.
+    @inline(__always)
+    static func withTopLevel(
+        of container: Container, _ body: (ResolutionState) throws(ResolutionError) -> Any
+    ) throws(ResolutionError) -> Any {
+        try ThreadState.current.borrowing { thread throws(ResolutionError) in
+            let state = thread.spare.take() ?? ResolutionState(thread: thread)
+            let previous = (thread.building, thread.buildingState)
+            thread.building = Unmanaged.passUnretained(container).toOpaque()
+            thread.buildingState = Unmanaged.passUnretained(state).toOpaque()
+            // The state consumed by recycling, so that nothing else holds it then.
+            let built: Any
+            do throws(ResolutionError) {
+                built = try body(state)
+            } catch {
+                (thread.building, thread.buildingState) = previous
+                recycle(consume state, container: container, on: thread)
+                throw error
+            }
+            (thread.building, thread.buildingState) = previous
+            recycle(consume state, container: container, on: thread)
+            return built
+        }
+    }
+
     /// Keeps `state` as this thread's spare (its frozen spare, for the first state of an async
     /// resolution) once its resolution of `container` is over, unless something still holds it
     /// (a factory kept its context) or the thread already has a spare.
     /// A state that something holds keeps `container` for as long as it lives, since the
     /// contexts that may still resolve through it do not count their container.
-    static func recycle(_ state: consuming ResolutionState, container: Container) {
+    static func recycle(_ state: consuming ResolutionState, container: Container, on thread: ThreadState? = nil) {
         guard isKnownUniquelyReferenced(&state) else {
             if state.keptContainer == nil { state.keptContainer = container }
             return
         }
         // Empty once its resolution is over, unless a factory threw on the way: emptying an
         // empty path still calls into the standard library.
-        if !state.path.isEmpty { state.path.removeAll(keepingCapacity: true) }
+        if !state.path.isEmpty { state.path.removeAll() }
         if !state.graph.isEmpty { state.graph = [:] }
         if state.scope != nil { state.scope = nil }
         if state.parent != nil { state.parent = nil }
@@ -256,12 +292,13 @@ final class ResolutionState {
             state.sharedGraphs.clear()
         }
         var spare: ResolutionState? = consume state
-        ThreadState.withCurrent { thread in
+        func keep(on thread: ThreadState) {
             if isFrozen {
                 if thread.frozenSpare == nil { swap(&thread.frozenSpare, &spare) }
             } else if thread.spare == nil {
                 swap(&thread.spare, &spare)
             }
         }
+        if let thread { keep(on: thread) } else { ThreadState.withCurrent(keep) }
     }
 }

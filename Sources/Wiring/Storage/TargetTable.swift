@@ -53,6 +53,7 @@ final class TargetTable: Sendable {
         }
 
         /// The slot of `key`, or of the empty slot where it would go.
+        @inline(__always)
         func slot(of key: UInt) -> Int {
             var index = start(key)
             while true {

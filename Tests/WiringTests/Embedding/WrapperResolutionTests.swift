@@ -105,6 +105,27 @@ struct WrapperResolutionTests {
         #expect(built.resolved?.work !== built.work)
     }
 
+    @Test func aFactoryThatThrowsLeavesNoResolutionForLaterWrappersToJoin() throws {
+        // A plain `unique` service is built in one step, which makes its container the
+        // thread's building container; a factory that throws must not leave it so.
+        struct Refused: Error {}
+        let failing = FactoryRegistry()
+        failing.factory("work") { _ in Batch() }
+        failing.factory("ledger") { r in
+            _ = try r.resolve(Batch.self)
+            throw Refused()
+        }
+        let broken = try container(failing, yaml: Self.manifest.replacingOccurrences(
+            of: "Ledger: { factory: ledger }", with: "Ledger: { factory: ledger, scope: unique }"))
+        #expect(throws: ResolutionError.self) { try broken.resolve(Ledger.self) }
+        let counter = BuildCounter()
+        let other = try container(registry(counter: counter))
+        let ledger = Container.using(other) { Ledger() }
+        // Made outside any resolution: each wrapper resolves on its own, from `other`.
+        #expect(ledger.work !== ledger.journal)
+        #expect(counter["work"] == 4)
+    }
+
     @Test func wrappersJoinTheScopeOfTheResolutionBuildingTheirOwner() throws {
         final class Page: @unchecked Sendable {
             @Injected var work: Batch
