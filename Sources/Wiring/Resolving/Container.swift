@@ -66,21 +66,32 @@ public final class Container: Sendable {
         }
     }
 
+    /// What it shares with its children: the bound manifest and the settings of its options.
+    let core: Core
     /// The manifest the container was built from, with its active contexts applied.
-    public let manifest: Manifest
+    public var manifest: Manifest { core.manifest }
     /// The contexts applied, in order, each with where its name came from.
-    public let activeContexts: [ActiveContext]
+    public var activeContexts: [ActiveContext] { core.activeContexts }
     /// Remarks from building the container: factories no service uses (info), warnings.
-    public let diagnostics: [Diagnostic]
+    public var diagnostics: [Diagnostic] { core.diagnostics }
 
-    let targets: TargetMap
+    var targets: TargetMap { core.targets }
     /// Every registration: each service's, then its named variants', in manifest order.
-    let registrations: [Registration]
-    let now: @Sendable () -> ContinuousClock.Instant
+    var registrations: [Registration] { core.registrations }
+    /// The registrations with each tag, in manifest order.
+    var taggedRegistrations: [String: [Registration]] { core.taggedRegistrations }
+    var now: @Sendable () -> ContinuousClock.Instant { core.now }
     /// The logger, when one was given.
-    let logger: Logger?
+    var logger: Logger? { core.logger }
     /// The logger when it logs at trace level: the resolve path checks only this.
-    let traceLogger: Logger?
+    var traceLogger: Logger? { core.traceLogger }
+    /// Whether a factory's dependency may take the one-step path (see ``Core``).
+    var usesFastDependencyPath: Bool { core.usesFastDependencyPath }
+    /// Whether there are observers: what a build checks.
+    var observesBuilds: Bool { core.observesBuilds }
+    /// Whether `${name}` reads a configuration source rather than the environment.
+    var readsConfigurationSource: Bool { core.readsConfigurationSource }
+
     /// What each Swift type resolves to, found once per type and read without a lock.
     let targetTable = TargetTable()
     /// For a kept instance that never expires, the instance itself, by the type it was resolved
@@ -93,15 +104,8 @@ public final class Container: Sendable {
     var kept: KeptInstances { life.kept }
     /// How long a shutdown hook may run unless its service says otherwise (its life's).
     var shutdownTimeout: Duration { life.shutdownTimeout }
-    /// Whether a factory's dependency may take the one-step path: not when every resolve is
-    /// traced or recorded.
-    let usesFastDependencyPath: Bool
     /// Told about builds, start, shutdown, refreshes and reloads (its life's).
     var observers: [any ContainerObserver] { life.observers }
-    /// Whether there are observers: what a build checks.
-    let observesBuilds: Bool
-    /// Whether `${name}` reads a configuration source rather than the environment.
-    let readsConfigurationSource: Bool
     /// What factories resolved in code, when ``Options/recordsResolvedEdges`` is set.
     let edgeRecorder: Locked<Set<ResolvedEdge>>?
     /// How many registrations are `scoped`: what a scope's table is sized for.
@@ -109,8 +113,6 @@ public final class Container: Sendable {
     /// How many registrations the container keeps (singleton, cached, shared, custom scopes):
     /// what a child's table of slots is sized for.
     let keptCount: Int
-    /// The registrations with each tag, in manifest order.
-    let taggedRegistrations: [String: [Registration]]
     /// For a child container, what it resolves differently from its root (see ``ChildLayer``);
     /// `nil` for a container built from a manifest.
     let layer: ChildLayer?
@@ -227,67 +229,34 @@ public final class Container: Sendable {
         self.init(bound: try Bound(loaded, registry: registry, contexts: contexts, values: values), options: options)
     }
 
-    init(bound: Bound, options: Options) {
-        self.manifest = bound.manifest
-        self.activeContexts = bound.activeContexts
-        self.diagnostics = bound.diagnostics
-        self.targets = bound.targets
-        self.registrations = bound.registrations
-        self.now = options.now
-        typeCache = ReadMostly(TypeCache())
-        life = ContainerLife(shutdownTimeout: options.shutdownTimeout, logger: options.logger, observers: options.observers)
-        edgeRecorder = options.recordsResolvedEdges ? Locked([]) : nil
-        observesBuilds = !options.observers.isEmpty
-        readsConfigurationSource = options.configuration != nil
-        usesFastDependencyPath = options.recordsResolvedEdges == false && (options.logger.map { $0.logLevel > .trace } ?? true)
-        var tagged: [String: [Registration]] = [:]
-        for registration in bound.registrations {
-            for tag in registration.tags { tagged[tag, default: []].append(registration) }
-        }
-        taggedRegistrations = tagged
-        var scoped = 0, kept = 0
-        for registration in bound.registrations {
-            switch registration.keeping {
-            case .scoped: scoped += 1
-            case .kept: kept += 1
-            case .unique, .graph: break
-            }
-        }
-        scopedCount = scoped
-        keptCount = kept
-        layer = nil
-        logger = options.logger
-        traceLogger = options.logger.flatMap { $0.logLevel <= .trace ? $0 : nil }
-        configurationWatch = ConfigurationWatch(source: options.configuration, readers: bound.configurationReaders,
-                                                values: bound.configurationValues, types: bound.configurationTypes,
-                                                manifest: bound.manifest, environment: bound.environment)
+    /// The one initializer: a root passes the core it bound and its configuration watch, a
+    /// child its parent's core, its layer and its own counts.
+    private init(core: Core, layer: ChildLayer?, keptCount: Int, scopedCount: Int, configurationWatch: ConfigurationWatch?) {
+        self.core = core
+        let typeCache = ReadMostly(TypeCache())
+        self.typeCache = typeCache
+        life = ContainerLife(shutdownTimeout: core.shutdownTimeout, logger: core.logger, observers: core.observers,
+                             instances: layer.map { (typeCache, $0.slots) })
+        edgeRecorder = core.recordsResolvedEdges ? Locked([]) : nil
+        self.keptCount = keptCount
+        self.scopedCount = scopedCount
+        self.layer = layer
+        self.configurationWatch = configurationWatch
+    }
+
+    convenience init(bound: Bound, options: Options) {
+        let core = Core(bound: bound, options: options)
+        self.init(core: core, layer: nil, keptCount: core.keptCount, scopedCount: core.scopedCount,
+                  configurationWatch: ConfigurationWatch(
+                    source: options.configuration, readers: bound.configurationReaders, values: bound.configurationValues,
+                    types: bound.configurationTypes, manifest: bound.manifest, environment: bound.environment))
         options.logger?.info("\(contextSummary)")
     }
 
-    /// A child of `parent`, resolving through `layer`: it shares its parent's manifest and
-    /// bound table, and keeps its own instances.
-    init(childOf parent: Container, layer: ChildLayer, keptCount: Int, scopedCount: Int) {
-        manifest = parent.manifest
-        activeContexts = parent.activeContexts
-        diagnostics = parent.diagnostics
-        targets = parent.targets
-        registrations = parent.registrations
-        taggedRegistrations = parent.taggedRegistrations
-        now = parent.now
-        let typeCache = ReadMostly(TypeCache())
-        self.typeCache = typeCache
-        life = ContainerLife(shutdownTimeout: parent.shutdownTimeout, logger: parent.logger, observers: parent.observers,
-                             instances: (typeCache, layer.slots))
-        edgeRecorder = parent.edgeRecorder == nil ? nil : Locked([])
-        observesBuilds = parent.observesBuilds
-        readsConfigurationSource = parent.readsConfigurationSource
-        usesFastDependencyPath = parent.usesFastDependencyPath
-        logger = parent.logger
-        traceLogger = parent.traceLogger
-        self.scopedCount = scopedCount
-        self.keptCount = keptCount
-        self.layer = layer
-        configurationWatch = nil
+    /// A child of `parent`, resolving through `layer`: it shares its parent's core (the bound
+    /// table, the settings), and keeps its own instances.
+    convenience init(childOf parent: Container, layer: ChildLayer, keptCount: Int, scopedCount: Int) {
+        self.init(core: parent.core, layer: layer, keptCount: keptCount, scopedCount: scopedCount, configurationWatch: nil)
     }
 
     deinit {
