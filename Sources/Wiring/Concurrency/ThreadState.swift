@@ -26,6 +26,22 @@ final class ThreadState {
 
     private init(stripe: Int) { self.stripe = stripe }
 
+    /// Makes `container`, building in `state`, this thread's building container (both held
+    /// unretained: the caller holds them); returns what was, for ``restoreBuilding(_:)``.
+    @inline(__always)
+    func startBuilding(
+        _ container: Container, in state: ResolutionState
+    ) -> (container: UnsafeMutableRawPointer?, state: UnsafeMutableRawPointer?) {
+        defer { (building, buildingState) = (Unmanaged.passUnretained(container).toOpaque(), Unmanaged.passUnretained(state).toOpaque()) }
+        return (building, buildingState)
+    }
+
+    /// Puts back what ``startBuilding(_:in:)`` returned.
+    @inline(__always)
+    func restoreBuilding(_ previous: (container: UnsafeMutableRawPointer?, state: UnsafeMutableRawPointer?)) {
+        (building, buildingState) = previous
+    }
+
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { state in

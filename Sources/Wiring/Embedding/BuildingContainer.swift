@@ -35,14 +35,12 @@ enum BuildingContainer {
     static func with<R, Failure: Error>(
         _ container: Container, state: ResolutionState, _ body: () throws(Failure) -> R
     ) throws(Failure) -> R {
-        let pointer = Unmanaged.passUnretained(container).toOpaque()
-        let statePointer = Unmanaged.passUnretained(state).toOpaque()
-        let previous = ThreadState.withCurrent { thread in
-            defer { (thread.building, thread.buildingState) = (pointer, statePointer) }
-            return (thread.building, thread.buildingState)
+        let previous = ThreadState.withCurrent { $0.startBuilding(container, in: state) }
+        if previous.container == Unmanaged.passUnretained(container).toOpaque(),
+           previous.state == Unmanaged.passUnretained(state).toOpaque() {
+            return try body()
         }
-        if previous == (pointer, statePointer) { return try body() }
-        defer { ThreadState.withCurrent { ($0.building, $0.buildingState) = previous } }
+        defer { ThreadState.withCurrent { $0.restoreBuilding(previous) } }
         return try body()
     }
 

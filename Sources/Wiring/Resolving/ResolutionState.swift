@@ -246,19 +246,17 @@ final class ResolutionState {
     ) throws(ResolutionError) -> Any {
         try ThreadState.current.borrowing { thread throws(ResolutionError) in
             let state = thread.spare.take() ?? ResolutionState(thread: thread)
-            let previous = (thread.building, thread.buildingState)
-            thread.building = Unmanaged.passUnretained(container).toOpaque()
-            thread.buildingState = Unmanaged.passUnretained(state).toOpaque()
+            let previous = thread.startBuilding(container, in: state)
             // The state consumed by recycling, so that nothing else holds it then.
             let built: Any
             do throws(ResolutionError) {
                 built = try body(state)
             } catch {
-                (thread.building, thread.buildingState) = previous
+                thread.restoreBuilding(previous)
                 recycle(consume state, container: container, on: thread)
                 throw error
             }
-            (thread.building, thread.buildingState) = previous
+            thread.restoreBuilding(previous)
             recycle(consume state, container: container, on: thread)
             return built
         }
