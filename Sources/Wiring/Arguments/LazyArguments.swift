@@ -16,7 +16,11 @@ struct LazyArguments: ~Copyable, Sendable {
     private let extras: Extras?
     /// `nil` for arguments filled in already.
     private let values: ArgumentValues?
-    private let filled = AtomicLazyReference<Filled>()
+    /// Set once, by the first build that reads the arguments. A ``OnceReference``: the standard
+    /// library's `AtomicLazyReference` runs unspecialized from another module, and
+    /// ThreadSanitizer, which does not see its ordering, reported two threads filling in one
+    /// registration's arguments at once as a race.
+    private let filled = OnceReference<Filled>()
 
     private final class Extras: Sendable {
         /// A named variant's own arguments, laid over `base` key by key.
@@ -32,7 +36,9 @@ struct LazyArguments: ~Copyable, Sendable {
         }
     }
 
-    private final class Filled: Sendable {
+    /// Internal, not private: a private class as `OnceReference`'s argument stops Swift 6.3's
+    /// compiler ("Global is external, but doesn't have external or weak linkage").
+    final class Filled: Sendable {
         let map: ManifestMap
         init(_ map: ManifestMap) { self.map = map }
     }
@@ -54,7 +60,7 @@ struct LazyArguments: ~Copyable, Sendable {
 
     /// The arguments, references filled in (once; racing threads agree on one result).
     var map: ManifestMap {
-        if let filled = filled.load() { return filled.map }
+        if let filled = filled.loadUnmanaged() { return filled._withUnsafeGuaranteedRef { $0.map } }
         if let refreshing = extras?.refreshing { return refreshing.map }
         guard let values else { return base }
         var map = values.fill(base)

@@ -6,9 +6,10 @@ package final class TypedArguments: Sendable {
     private let decodeArguments: @Sendable (ManifestMap, (any ReferenceSource)?) throws -> DecodedArguments
     private let planArguments: @Sendable (ManifestMap) throws -> DecodedArguments?
     private let deriveSchema: @Sendable () -> ArgumentSchema
-    private let derived = AtomicLazyReference<SchemaBox>()
+    private let derived = OnceReference<SchemaBox>()
 
-    private final class SchemaBox: Sendable {
+    /// Internal, not private, as `LazyArguments.Filled` is (a compiler crash otherwise).
+    final class SchemaBox: Sendable {
         let schema: ArgumentSchema
         init(_ schema: ArgumentSchema) { self.schema = schema }
     }
