@@ -13,6 +13,10 @@ struct Binder {
     /// checked (see ``ConfigurationWatch``).
     private(set) var configurationReaders: [ConfigurationReader] = []
     private(set) var configurationValues: [String: ExternalValues.Lookup] = [:]
+    /// How many registrations are `scoped`, and how many the container keeps, as binding gave
+    /// them their places: what a scope's table and a child's table of slots are sized for.
+    private(set) var scopedCount = 0
+    private(set) var keptCount = 0
 
     init(manifest: Manifest, registry: FactoryRegistry, values external: ExternalValues) {
         self.manifest = manifest
@@ -41,6 +45,8 @@ struct Binder {
         let services = bound!
         configurationReaders = services.configurationReaders
         configurationValues = services.configurationValues
+        scopedCount = services.scopedCount
+        keptCount = services.keptCount
 
         // Most types are listed by one service, without a name: such a type resolves the
         // service's own target, and the table stores its position, without reading the target.

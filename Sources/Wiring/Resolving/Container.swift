@@ -176,6 +176,9 @@ public final class Container: Sendable {
         let registrations: [Registration]
         let configurationReaders: [ConfigurationReader]
         let configurationValues: [String: ExternalValues.Lookup]
+        /// How many registrations are `scoped`, and how many the container keeps (binding's).
+        let scopedCount: Int
+        let keptCount: Int
         /// The type each configuration key is read as, where its readers say.
         let configurationTypes: [String: ConfigurationType]
         /// What `${NAME}` reads when there is no configuration source.
@@ -209,6 +212,8 @@ public final class Container: Sendable {
             registrations = table.registrations
             configurationReaders = binder.configurationReaders
             configurationValues = binder.configurationValues
+            scopedCount = binder.scopedCount
+            keptCount = binder.keptCount
         }
     }
 
@@ -246,7 +251,7 @@ public final class Container: Sendable {
 
     convenience init(bound: Bound, options: Options) {
         let core = Core(bound: bound, options: options)
-        self.init(core: core, layer: nil, keptCount: core.keptCount, scopedCount: core.scopedCount,
+        self.init(core: core, layer: nil, keptCount: bound.keptCount, scopedCount: bound.scopedCount,
                   configurationWatch: ConfigurationWatch(
                     source: options.configuration, readers: bound.configurationReaders, values: bound.configurationValues,
                     types: bound.configurationTypes, manifest: bound.manifest, environment: bound.environment))

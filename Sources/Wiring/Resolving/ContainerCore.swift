@@ -17,10 +17,6 @@ extension Container {
         let registrations: [Registration]
         /// The registrations with each tag, in manifest order.
         let taggedRegistrations: [String: [Registration]]
-        /// How many registrations are `scoped`, and how many the container keeps (singleton,
-        /// cached, shared, custom scopes): what a scope's table and a child's are sized for.
-        let scopedCount: Int
-        let keptCount: Int
         let now: @Sendable () -> ContinuousClock.Instant
         let logger: Logger?
         /// The logger when it logs at trace level: the resolve path checks only this.
@@ -44,18 +40,10 @@ extension Container {
             targets = bound.targets
             registrations = bound.registrations
             var tagged: [String: [Registration]] = [:]
-            var scoped = 0, kept = 0
             for registration in bound.registrations {
                 for tag in registration.tags { tagged[tag, default: []].append(registration) }
-                switch registration.keeping {
-                case .scoped: scoped += 1
-                case .kept: kept += 1
-                case .unique, .graph: break
-                }
             }
             taggedRegistrations = tagged
-            scopedCount = scoped
-            keptCount = kept
             now = options.now
             logger = options.logger
             traceLogger = options.logger.flatMap { $0.logLevel <= .trace ? $0 : nil }
