@@ -92,6 +92,9 @@ final class Registration: Sendable {
     let shutdownHook: ShutdownHook?
     /// Whether a build is the factory alone: no decorators, no property hooks.
     let isPlain: Bool
+    /// Whether it is plain and `unique`: what a resolve checks first, stored so that the check
+    /// is one byte, not the scope's payload.
+    let isPlainUnique: Bool
     /// Whether the factory or a decorator is async: the service then resolves with `await`.
     let isAsync: Bool
     /// Whether the factory or a decorator has a shutdown hook.
@@ -146,6 +149,7 @@ final class Registration: Sendable {
         propertyHooks = factory.properties
         isPlain = decorators.isEmpty && factory.properties.isEmpty
         buildsObject = isPlain && factory.buildsObject
+        if case .unique = keeping { isPlainUnique = isPlain } else { isPlainUnique = false }
         if case .kept = keeping { keepsBeyondScope = true } else { keepsBeyondScope = false }
         isEager = lifecycle.eager?.value ?? false
         self.tags = tags?.map(\.value) ?? []

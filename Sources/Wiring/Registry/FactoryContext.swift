@@ -142,12 +142,23 @@ public struct FactoryContext: @unchecked Sendable {
     /// factory async and `await` the resolve.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T {
-        if state.isFrozen { return try resolveForked(type, name: name, arguments: .none) }
-        var instance = name == nil
-            ? try Container.resolveDependency(type, of: owner, state: state)
-            : try container.resolveInstance(type, name: name, arguments: .none, state: state)
+        var instance = try dependency(type, name: name)
         if let typed = Container.cast(&instance, to: T.self) { return typed }
         throw container.typeMismatch(instance, expected: type, name: name, state: state)
+    }
+
+    /// The instance of the dependency `type` (`name`), not yet cast: the generic caller casts
+    /// it where `T` is known. One call from the factory's module, in which the container is
+    /// borrowed, not counted.
+    @usableFromInline
+    func dependency(_ type: Any.Type, name: String?) throws(ResolutionError) -> Any {
+        if state.isFrozen {
+            return try ResolutionState.withFork(of: state, container: container) { fork throws(ResolutionError) in
+                try container.resolveInstance(type, name: name, arguments: .none, state: fork)
+            }
+        }
+        guard name == nil else { return try container.resolveInstance(type, name: name, arguments: .none, state: state) }
+        return try owner.borrowing { container throws(ResolutionError) in try container.resolveDependency(type, state: state) }
     }
 
     /// Resolves a dependency within the same resolution, passing runtime arguments to its factory.

@@ -5,8 +5,7 @@ extension Container {
     /// in a container that neither traces nor records its resolves.
     @inline(__always)
     func buildsInOneStep(_ registration: Registration) -> Bool {
-        guard usesFastDependencyPath, registration.isPlain, case .unique = registration.keeping else { return false }
-        return true
+        usesFastDependencyPath && registration.isPlainUnique
     }
 
     /// Builds `registration` (see ``buildsInOneStep(_:)``) in a new resolution: what

@@ -155,19 +155,14 @@ extension Container {
     /// the most common resolve of all. A unique or graph service with no decorators is built in
     /// one step, with no reference counted but the context's state: the thread is already
     /// building with this container, and the container holds the registration.
-    @usableFromInline
-    static func resolveDependency(_ type: Any.Type, of container: Unmanaged<Container>, state: ResolutionState) throws(ResolutionError) -> Any {
-        try container.borrowing { container throws(ResolutionError) in try container.resolveDependency(type, state: state) }
-    }
-
     @inline(__always)
-    private func resolveDependency(_ type: Any.Type, state: ResolutionState) throws(ResolutionError) -> Any {
+    func resolveDependency(_ type: Any.Type, state: ResolutionState) throws(ResolutionError) -> Any {
         guard usesFastDependencyPath, !state.path.isEmpty, let found = knownUnnamedRegistration(ObjectIdentifier(type)) else {
             return try resolveInstance(type, name: nil, arguments: .none, state: state)
         }
         // Borrowed for the build, so that the path, the context and the call count nothing.
         return try found.borrowing { registration throws(ResolutionError) in
-            if registration.isPlain, case .unique = registration.keeping { return try produceNested(registration, state: state) }
+            if registration.isPlainUnique { return try produceNested(registration, state: state) }
             if let built = try buildDependency(registration, state: state) { return built }
             return try resolveInstance(type, of: registration, name: nil, arguments: .none, state: state)
         }
