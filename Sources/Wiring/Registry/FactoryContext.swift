@@ -152,28 +152,27 @@ public struct FactoryContext: @unchecked Sendable {
     /// borrowed, not counted.
     @usableFromInline
     func dependency(_ type: Any.Type, name: String?) throws(ResolutionError) -> Any {
-        if state.isFrozen {
-            return try ResolutionState.withFork(of: state, container: container) { fork throws(ResolutionError) in
-                try container.resolveInstance(type, name: name, arguments: .none, state: fork)
-            }
-        }
-        guard name == nil else { return try container.resolveInstance(type, name: name, arguments: .none, state: state) }
+        guard name == nil, !state.isFrozen else { return try dependency(type, name: name, arguments: .none) }
         return try owner.borrowing { container throws(ResolutionError) in try container.resolveDependency(type, state: state) }
+    }
+
+    /// The instance of the dependency `type` (`name`) built with `arguments`, not yet cast: in
+    /// this resolution, or, below an async factory (whose state is frozen), in a state of its
+    /// own that continues it.
+    @usableFromInline
+    func dependency(_ type: Any.Type, name: String?, arguments: Arguments) throws(ResolutionError) -> Any {
+        guard state.isFrozen else { return try container.resolveInstance(type, name: name, arguments: arguments, state: state) }
+        return try ResolutionState.withFork(of: state, container: container) { fork throws(ResolutionError) in
+            try container.resolveInstance(type, name: name, arguments: arguments, state: fork)
+        }
     }
 
     /// Resolves a dependency within the same resolution, passing runtime arguments to its factory.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> T {
-        if state.isFrozen { return try resolveForked(type, name: name, arguments: Arguments(arguments)) }
-        var instance = try container.resolveInstance(type, name: name, arguments: Arguments(arguments), state: state)
+        var instance = try dependency(type, name: name, arguments: Arguments(arguments))
         if let typed = Container.cast(&instance, to: T.self) { return typed }
         throw container.typeMismatch(instance, expected: type, name: name, state: state)
-    }
-
-    /// A synchronous resolve through an async factory's context: in a state of its own.
-    @usableFromInline
-    func resolveForked<T>(_ type: T.Type, name: String?, arguments: Arguments) throws(ResolutionError) -> T {
-        try container.resolve(type, name: name, arguments: arguments, in: state)
     }
 
     /// Resolves a dependency by service key within the same resolution.
