@@ -140,7 +140,10 @@ public struct FactoryContext: @unchecked Sendable {
     ///
     /// An async service that is not built yet cannot be resolved synchronously: make this
     /// factory async and `await` the resolve.
-    @inlinable
+    // Always inlined into the factory, where `T` is known: a dependency then costs no call of
+    // its own, no metadata accessor and no thunk of merged specializations (the "unique, 3
+    // dependencies" row from 2,657 to 2,494 instructions).
+    @inlinable @inline(__always)
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T {
         var instance = try dependency(type, name: name)
         if let typed = Container.cast(&instance, to: T.self) { return typed }
