@@ -190,18 +190,21 @@ extension Container {
             path: state.steps)
     }
 
-    /// Resolves `type` in the resolution `state`: through a state of its own that continues it
-    /// when it is frozen (an async factory's), as a factory's context does.
+    /// Resolves `type` in the resolution `state`, as a factory's context does.
     @usableFromInline
     func resolve<T>(_ type: T.Type, name: String?, arguments: Arguments = .none, in state: ResolutionState) throws(ResolutionError) -> T {
-        guard !state.isFrozen else {
-            return try ResolutionState.withFork(of: state, container: self) { fork throws(ResolutionError) in
-                try resolve(type, name: name, arguments: arguments, in: fork)
-            }
-        }
-        var instance = try resolveInstance(type, name: name, arguments: arguments, state: state)
+        var instance = try resolveInstance(type, name: name, arguments: arguments, continuing: state)
         if let typed = Self.cast(&instance, to: T.self) { return typed }
         throw typeMismatch(instance, expected: type, name: name, state: state)
+    }
+
+    /// The instance for `type` in the resolution `state`, not yet cast: through a state of its
+    /// own that continues it when `state` is frozen (an async factory's).
+    func resolveInstance(_ type: Any.Type, name: String?, arguments: Arguments, continuing state: ResolutionState) throws(ResolutionError) -> Any {
+        guard state.isFrozen else { return try resolveInstance(type, name: name, arguments: arguments, state: state) }
+        return try ResolutionState.withFork(of: state, container: self) { fork throws(ResolutionError) in
+            try resolveInstance(type, name: name, arguments: arguments, state: fork)
+        }
     }
 
     /// Runs `body` on the wrapper's container; a failure is logged, then stops the program.

@@ -164,10 +164,7 @@ public struct FactoryContext: @unchecked Sendable {
     /// own that continues it.
     @usableFromInline
     func dependency(_ type: Any.Type, name: String?, arguments: Arguments) throws(ResolutionError) -> Any {
-        guard state.isFrozen else { return try container.resolveInstance(type, name: name, arguments: arguments, state: state) }
-        return try ResolutionState.withFork(of: state, container: container) { fork throws(ResolutionError) in
-            try container.resolveInstance(type, name: name, arguments: arguments, state: fork)
-        }
+        try container.resolveInstance(type, name: name, arguments: arguments, continuing: state)
     }
 
     /// Resolves a dependency within the same resolution, passing runtime arguments to its factory.
