@@ -26,44 +26,82 @@ public struct FactoryContext: @unchecked Sendable {
     /// container (see ``ResolutionState/recycle(_:container:)``). Borrowed, not loaded, on the
     /// resolve path: loading it would count a reference.
     @usableFromInline let owner: Unmanaged<Container>
-    @usableFromInline let state: ResolutionState
+    /// The resolution's state, read without counting a reference: `holder` holds it.
+    @usableFromInline let current: Unmanaged<ResolutionState>
+    /// What holds the state, and what a build has only sometimes.
+    let holder: Holder
     /// Owned by the container, like `owner`, so it needs no reference count of its own.
     unowned(unsafe) let registration: Registration
     /// The decorator being built, or -1 for the registration's own factory.
     let decorator: Int
-    /// Runtime arguments and the decorated instance, which most builds have not: `nil` then.
-    private let extras: Extras?
+
+    /// The context's one counted reference: the resolution's state, or, for a build with
+    /// runtime arguments or a decorated instance, a box that holds it with them.
+    ///
+    /// One counted field, not the state and an optional box beside it, and the state read
+    /// through `current`: the compiler then makes a context from the builder's state, and
+    /// reads the state back, without counting a reference while the factory runs (a context
+    /// the factory keeps is a copy, which counts). With two counted fields, or the state read
+    /// out of this enum, it counted one on every build: two atomic operations a build, which
+    /// put the "unique, 3 dependencies" row at 2.2x its floor by time, not 1.93-1.98x.
+    enum Holder {
+        case state(ResolutionState)
+        case extended(Extras)
+    }
 
     /// What a build has only sometimes, boxed so that a context without it is a few words.
     final class Extras {
+        let state: ResolutionState
         let arguments: Arguments
         let inner: Any?
-        init(arguments: Arguments, inner: Any?) {
+        init(state: ResolutionState, arguments: Arguments, inner: Any?) {
+            self.state = state
             self.arguments = arguments
             self.inner = inner
         }
     }
 
-    /// A context for a registration's own factory (or for its decorator `decorator`), with
-    /// `extras` when the build has runtime arguments or wraps an instance.
-    init(container: Container, state: ResolutionState, registration: Registration, extras: Extras? = nil, decorator: Int = -1) {
+    /// A context for a registration's own factory (or for its decorator `decorator`), for a
+    /// build with no runtime arguments and no decorated instance.
+    init(container: Container, state: ResolutionState, registration: Registration, decorator: Int = -1) {
         owner = Unmanaged.passUnretained(container)
-        self.state = state
+        current = Unmanaged.passUnretained(state)
+        holder = .state(state)
         self.registration = registration
         self.decorator = decorator
-        self.extras = extras
+    }
+
+    /// A context whose build has runtime arguments or wraps an instance.
+    init(container: Container, extras: Extras, registration: Registration, decorator: Int) {
+        owner = Unmanaged.passUnretained(container)
+        current = Unmanaged.passUnretained(extras.state)
+        holder = .extended(extras)
+        self.registration = registration
+        self.decorator = decorator
     }
 
     /// A context for a registration's own factory.
     init(container: Container, state: ResolutionState, arguments: Arguments, registration: Registration) {
-        self.init(container: container, state: state, registration: registration,
-                  extras: arguments.count == 0 ? nil : Extras(arguments: arguments, inner: nil))
+        if arguments.count == 0 {
+            self.init(container: container, state: state, registration: registration)
+        } else {
+            self.init(container: container, extras: Extras(state: state, arguments: arguments, inner: nil),
+                      registration: registration, decorator: -1)
+        }
     }
 
     /// A context for decorator `decorator` of a registration, wrapping `inner`.
     init(container: Container, state: ResolutionState, arguments: Arguments, inner: Any, registration: Registration, decorator: Int) {
-        self.init(container: container, state: state, registration: registration,
-                  extras: Extras(arguments: arguments, inner: inner), decorator: decorator)
+        self.init(container: container, extras: Extras(state: state, arguments: arguments, inner: inner),
+                  registration: registration, decorator: decorator)
+    }
+
+    /// The resolution's state.
+    @usableFromInline var state: ResolutionState { current.takeUnretainedValue() }
+
+    private var extras: Extras? {
+        if case .extended(let extras) = holder { return extras }
+        return nil
     }
 
     /// The container resolving.
@@ -155,8 +193,12 @@ public struct FactoryContext: @unchecked Sendable {
     /// borrowed, not counted.
     @usableFromInline
     func dependency(_ type: Any.Type, name: String?) throws(ResolutionError) -> Any {
-        guard name == nil, !state.isFrozen else { return try dependency(type, name: name, arguments: .none) }
-        return try owner.borrowing { container throws(ResolutionError) in try container.resolveDependency(type, state: state) }
+        try current.borrowing { state throws(ResolutionError) in
+            guard name == nil, !state.isFrozen else {
+                return try container.resolveInstance(type, name: name, arguments: .none, continuing: state)
+            }
+            return try owner.borrowing { container throws(ResolutionError) in try container.resolveDependency(type, state: state) }
+        }
     }
 
     /// The instance of the dependency `type` (`name`) built with `arguments`, not yet cast: in

@@ -244,11 +244,14 @@ extension Container {
     private func runNested(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any {
         state.path.push(PathEntry(registration: registration, decorator: -1))
         defer { state.path.pop() }
-        let context = FactoryContext(container: self, state: state, registration: registration)
+        // The context is made again for the error, not kept in a variable: one used after the
+        // factory's call is counted for it (two atomic operations a build; see
+        // `FactoryContext.Holder`).
         do {
-            return try registration.make(context)
+            return try registration.make(FactoryContext(container: self, state: state, registration: registration))
         } catch {
-            throw factoryError(error, factoryKey: registration.factoryKey, context: context)
+            throw factoryError(error, factoryKey: registration.factoryKey,
+                               context: FactoryContext(container: self, state: state, registration: registration))
         }
     }
 

@@ -75,6 +75,39 @@ struct ScopeTests {
         #expect(released == nil)
     }
 
+    @Test func aKeptContextOfABuildWithArgumentsKeepsThemAndItsResolution() throws {
+        // A build with runtime arguments holds its state in a box with them; a nested build
+        // holds it bare. Either way, the context a factory keeps must keep what it reads.
+        let text = """
+            wiring: 1
+            services:
+              Later: { factory: later, scope: unique }
+              Sized: { factory: sized, scope: unique }
+              RequestContext: { factory: request-context, scope: graph }
+            """
+        let registry = FactoryRegistry()
+        registry.factory("request-context") { _ in RequestContext() }
+        registry.factory("sized") { r in
+            let size: Int = try r.argument()
+            return Sized(size: size, later: Later { try r.resolve(RequestContext.self) }, reread: { try r.argument() })
+        }
+        registry.factory("later") { r in
+            let sized = try r.resolve(Sized.self, arguments: 3)
+            return Later { _ = try sized.reread(); return try r.resolve(RequestContext.self) }
+        }
+        var later: Later?
+        var sized: Sized?
+        do {
+            let container = try Container(manifest: try TestSupport.temporaryFile(text), registry: registry, contexts: .none)
+            sized = try container.resolve(Sized.self, arguments: 7)
+            later = try container.resolve(Later.self)
+        }
+        let kept = try #require(sized)
+        #expect(try kept.reread() == 7)
+        #expect(try kept.later.make() === kept.later.make())
+        #expect(try #require(later).make() === later?.make())
+    }
+
     @Test func cachedExpiresAfterItsTimeToLive() throws {
         let clock = ManualClock()
         let counter = BuildCounter()
@@ -158,4 +191,15 @@ struct ScopeTests {
 final class Later {
     let make: () throws -> RequestContext
     init(_ make: @escaping () throws -> RequestContext) { self.make = make }
+}
+
+/// A service built with a runtime argument whose closures read it, and resolve, through the
+/// factory's context after the factory returned.
+final class Sized {
+    let size: Int
+    let later: Later
+    let reread: () throws -> Int
+    init(size: Int, later: Later, reread: @escaping () throws -> Int) {
+        (self.size, self.later, self.reread) = (size, later, reread)
+    }
 }
