@@ -20,11 +20,11 @@
 /// resolve through it from concurrent child tasks (`async let`, task groups); a synchronous
 /// factory resolves through it on its own thread.
 public struct FactoryContext: @unchecked Sendable {
-    /// The container, not counted, so that making a context for each build counts one
-    /// reference, the state's: while the resolution runs, its caller holds the container, and
-    /// once it is over, a context that outlived it holds the state, which then holds the
-    /// container (see ``ResolutionState/recycle(_:container:)``). Borrowed, not loaded, on the
-    /// resolve path: loading it would count a reference.
+    /// The container, not counted, so that a context has one counted field (see ``Holder``):
+    /// while the resolution runs, its caller holds the container, and once it is over, a
+    /// context that outlived it holds the state, which then holds the container (see
+    /// ``ResolutionState/recycle(_:container:)``). Borrowed, not loaded, on the resolve path:
+    /// loading it would count a reference.
     @usableFromInline let owner: Unmanaged<Container>
     /// The resolution's state, read without counting a reference: `holder` holds it.
     @usableFromInline let current: Unmanaged<ResolutionState>
@@ -194,9 +194,7 @@ public struct FactoryContext: @unchecked Sendable {
     @usableFromInline
     func dependency(_ type: Any.Type, name: String?) throws(ResolutionError) -> Any {
         try current.borrowing { state throws(ResolutionError) in
-            guard name == nil, !state.isFrozen else {
-                return try container.resolveInstance(type, name: name, arguments: .none, continuing: state)
-            }
+            guard name == nil, !state.isFrozen else { return try dependency(type, name: name, arguments: .none) }
             return try owner.borrowing { container throws(ResolutionError) in try container.resolveDependency(type, state: state) }
         }
     }
