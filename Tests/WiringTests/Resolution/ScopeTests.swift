@@ -76,36 +76,42 @@ struct ScopeTests {
     }
 
     @Test func aKeptContextOfABuildWithArgumentsKeepsThemAndItsResolution() throws {
-        // A build with runtime arguments holds its state in a box with them; a nested build
-        // holds it bare. Either way, the context a factory keeps must keep what it reads.
+        // A build with runtime arguments holds its state in a box with them; a build without
+        // holds it bare, at the top level and nested. Either way, the context a factory keeps
+        // must keep what it reads.
         let text = """
             wiring: 1
             services:
               Later: { factory: later, scope: unique }
               Sized: { factory: sized, scope: unique }
+              Outer: { factory: outer, scope: unique }
               RequestContext: { factory: request-context, scope: graph }
             """
         let registry = FactoryRegistry()
         registry.factory("request-context") { _ in RequestContext() }
+        registry.factory("later") { r in Later { try r.resolve(RequestContext.self) } }
         registry.factory("sized") { r in
-            let size: Int = try r.argument()
-            return Sized(size: size, later: Later { try r.resolve(RequestContext.self) }, reread: { try r.argument() })
+            Sized(size: try r.argument(), later: Later { try r.resolve(RequestContext.self) }, reread: { try r.argument() })
         }
-        registry.factory("later") { r in
-            let sized = try r.resolve(Sized.self, arguments: 3)
-            return Later { _ = try sized.reread(); return try r.resolve(RequestContext.self) }
+        registry.factory("outer") { r in
+            Outer(sized: try r.resolve(Sized.self, arguments: 3), later: try r.resolve(Later.self))
         }
-        var later: Later?
         var sized: Sized?
+        var outer: Outer?
         do {
             let container = try Container(manifest: try TestSupport.temporaryFile(text), registry: registry, contexts: .none)
             sized = try container.resolve(Sized.self, arguments: 7)
-            later = try container.resolve(Later.self)
+            outer = try container.resolve(Outer.self)
         }
-        let kept = try #require(sized)
-        #expect(try kept.reread() == 7)
-        #expect(try kept.later.make() === kept.later.make())
-        #expect(try #require(later).make() === later?.make())
+        let top = try #require(sized)
+        #expect(top.size == 7)
+        #expect(try top.reread() == 7)
+        #expect(try top.later.make() === top.later.make())
+        let nested = try #require(outer)
+        #expect(try nested.sized.reread() == 3)
+        #expect(try nested.sized.later.make() === nested.sized.later.make())
+        #expect(try nested.later.make() === nested.later.make())
+        #expect(try nested.later.make() !== top.later.make())
     }
 
     @Test func cachedExpiresAfterItsTimeToLive() throws {
@@ -202,4 +208,11 @@ final class Sized {
     init(size: Int, later: Later, reread: @escaping () throws -> Int) {
         (self.size, self.later, self.reread) = (size, later, reread)
     }
+}
+
+/// Holds a service built with runtime arguments and one built without, both as dependencies.
+final class Outer {
+    let sized: Sized
+    let later: Later
+    init(sized: Sized, later: Later) { (self.sized, self.later) = (sized, later) }
 }
