@@ -13,8 +13,18 @@
 public final class InjectionSettings: @unchecked Sendable {
     private struct State {
         var name: String?
-        var container: Container?
+        /// Held weakly: a kept instance's wrapper would otherwise keep the container that keeps
+        /// the instance, and neither would ever be freed (nor a child leave its parent's list).
+        weak var container: Container?
+        /// Whether a container was chosen: one released since cannot be resolved from.
+        var choseContainer: Bool
         var isResolved = false
+
+        init(name: String?, container: Container?) {
+            self.name = name
+            self.container = container
+            choseContainer = container != nil
+        }
     }
 
     private let state: Locked<State>
@@ -34,9 +44,18 @@ public final class InjectionSettings: @unchecked Sendable {
     /// made (the one building its owner, else the task's, else the shared one), so that a read
     /// long after, from another task, resolves where the owner was built; `nil` when there was
     /// none then, and the first read resolves from ``Container/current``.
+    ///
+    /// Held weakly: a wrapper does not keep its container alive. A first read after the
+    /// container was released stops the program with a message saying so, as a failed
+    /// injection does.
     public var container: Container? {
         get { state.withLock { $0.container } }
-        set { change("container") { $0.container = newValue } }
+        set {
+            change("container") { state in
+                state.container = newValue
+                state.choseContainer = newValue != nil
+            }
+        }
     }
 
     /// Whether the wrapper has resolved its value.
@@ -53,11 +72,12 @@ public final class InjectionSettings: @unchecked Sendable {
         }
     }
 
-    /// The settings to resolve with; from now on they are fixed.
-    func fix() -> (name: String?, container: Container?) {
+    /// The settings to resolve with; from now on they are fixed. `released` when the container
+    /// chosen has been freed since.
+    func fix() -> (name: String?, container: Container?, released: Bool) {
         state.withLock { state in
             state.isResolved = true
-            return (state.name, state.container)
+            return (state.name, state.container, state.choseContainer && state.container == nil)
         }
     }
 }

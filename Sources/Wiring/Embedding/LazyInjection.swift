@@ -58,7 +58,10 @@ final class LazyInjection<Stored>: @unchecked Sendable {
 
     @inline(never)
     private func firstRead() -> Stored {
-        let (name, chosen) = settings.fix()
+        let (name, chosen, released) = settings.fix()
+        if released {
+            preconditionFailure("Wiring: cannot inject \(Stored.self) lazily: the container it resolves from was released before its first read; keep the container for as long as its instances read lazily injected properties")
+        }
         let container = chosen ?? Container.shared
         switch read(from: container, name: name) {
         case .success(let value):

@@ -40,7 +40,9 @@ extension Injected: Sendable where T: Sendable {}
 /// ```
 ///
 /// It resolves from the container that built its owner (its `container:`, else the one current
-/// when the owner was made: see ``InjectionSettings/container``), whichever task reads it.
+/// when the owner was made: see ``InjectionSettings/container``), whichever task reads it. It
+/// holds that container weakly, so that a kept instance does not keep its container alive: read
+/// it while the container is.
 ///
 /// The first read resolves exactly once, however many threads or tasks read it at that moment:
 /// the others wait for that one value, or each get its error (a later read tries again). It
