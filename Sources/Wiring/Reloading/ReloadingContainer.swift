@@ -41,10 +41,12 @@ public final class ReloadingContainer: Sendable {
         /// The files watched, each with what it looked like when it was read (`nil`: missing).
         var stamps: [String: FileStamp?]
         var watch: Task<Void, Never>?
-        /// Retired containers not shut down yet, by the number of the reload that retired
-        /// them: each waits for its last scope to end, shuts down, then removes itself, so
-        /// that ``shutdown()`` can wait for all and the table does not grow with reloads.
+        /// Retired containers not shut down yet, by the order they were retired in: each
+        /// waits for its last scope to end, shuts down, then removes itself, so that
+        /// ``shutdown()`` can wait for all and the table does not grow with reloads.
         var retiring: [Int: Task<Void, Never>] = [:]
+        /// How many containers were retired: each one's number in `retiring`.
+        var retired = 0
         var reloads = 0
         var isShutDown = false
         /// Set while a reload runs: one at a time.
@@ -228,39 +230,42 @@ public final class ReloadingContainer: Sendable {
             noteReload(event(applied: false, ["the new container did not start: \(error)"]))
             return false
         }
-        let retired: (container: Container, tracker: ScopeTracker)? = state.withLock { state in
-            guard !state.isShutDown else { return nil }
-            defer {
-                state.current = fresh
-                state.tracker = ScopeTracker()
-                state.stamps = stamps
-                state.reloads += 1
+        // The swap and the retiring container's record under one lock: a `shutdown()` at any
+        // moment finds either the new container in force and the old one retiring, or neither
+        // put in force and the new one retiring, and waits for what retires.
+        let applied = state.withLock { state in
+            guard !state.isShutDown else {
+                retire(fresh, tracker: nil, what: "the container built while shutting down", in: &state)
+                return false
             }
-            return (state.current, state.tracker)
+            retire(state.current, tracker: state.tracker, what: "the previous container", in: &state)
+            state.current = fresh
+            state.tracker = ScopeTracker()
+            state.stamps = stamps
+            state.reloads += 1
+            return true
         }
-        guard let retired else {
-            await Self.shutDown(fresh, logger: logger, what: "the container built while shutting down")
-            return false
-        }
+        guard applied else { return false }
         logger?.info("reload: the edited manifest is in force; the previous container shuts down when its last scope ends")
         noteReload(event(applied: true, []))
-        retire(retired.container, tracker: retired.tracker)
         return true
     }
 
-    /// Shuts `container` down once its last scope ended, in a task ``shutdown()`` waits for.
-    private func retire(_ container: Container, tracker: ScopeTracker) {
+    /// Shuts `container` down once the last scope `tracker` counts ended (at once without one),
+    /// in a task ``shutdown()`` waits for; recorded in `state` under its lock, so that it is in
+    /// the table before it can remove itself.
+    private func retire(_ container: Container, tracker: ScopeTracker?, what: String, in state: inout State) {
         let logger = options.logger
-        state.withLock { state in
-            let number = state.reloads
-            // Made under the lock, so it is in the table before it can remove itself.
-            state.retiring[number] = Task { [weak self] in
+        state.retired += 1
+        let number = state.retired
+        state.retiring[number] = Task { [weak self] in
+            if let tracker {
                 await withCheckedContinuation { (idle: CheckedContinuation<Void, Never>) in
                     tracker.retire { idle.resume() }
                 }
-                await Self.shutDown(container, logger: logger, what: "the previous container")
-                self?.state.withLock { _ = $0.retiring.removeValue(forKey: number) }
             }
+            await Self.shutDown(container, logger: logger, what: what)
+            self?.state.withLock { _ = $0.retiring.removeValue(forKey: number) }
         }
     }
 
