@@ -28,6 +28,10 @@ final class RefreshingArguments: Sendable {
     /// The arguments, references filled in with the values in force.
     var map: ManifestMap { current.withLock { $0.map } }
 
+    /// The values in force, read once: what one build reads all its arguments from, so that a
+    /// refresh during the build does not give it some values from before and some from after.
+    var snapshot: Current { current.withLock { $0 } }
+
     /// The typed arguments decoded from ``map``.
     var decoded: DecodedArguments? { current.withLock { $0.decoded } }
 

@@ -90,7 +90,8 @@ final class Registration: Sendable {
     private let referenceTable = OnceReference<ReferenceTable>()
     /// The factory's shutdown hook, if it has one.
     let shutdownHook: ShutdownHook?
-    /// Whether a build is the factory alone: no decorators, no property hooks.
+    /// Whether a build is the factory alone: no decorators, no property hooks, and arguments
+    /// that no refresh replaces (a build of those reads them once, through its context).
     let isPlain: Bool
     /// Whether it is plain and `unique`: what a resolve checks first, stored so that the check
     /// is one byte, not the scope's payload (with the dependency's one entry, the unique row
@@ -143,12 +144,13 @@ final class Registration: Sendable {
         make = factory.make
         makeAsync = factory.makeAsync
         shutdownHook = factory.shutdown
+        let refreshes = args.refreshing != nil
         lazyArgs = args
         self.scope = scope
         self.keeping = keeping
         self.decorators = decorators
         propertyHooks = factory.properties
-        isPlain = decorators.isEmpty && factory.properties.isEmpty
+        isPlain = decorators.isEmpty && factory.properties.isEmpty && !refreshes
         buildsObject = isPlain && factory.buildsObject
         if case .unique = keeping { isPlainUnique = isPlain } else { isPlainUnique = false }
         if case .kept = keeping { keepsBeyondScope = true } else { keepsBeyondScope = false }

@@ -175,7 +175,7 @@ extension Container {
         if isShutDown { throw ResolutionError.shutDown("the container is shut down; a lazily injected property cannot be resolved") }
         let state = ResolutionState.acquire()
         defer { ResolutionState.recycle(state, container: self) }
-        return try body(state)
+        return try BuildingContainer.with(self, state: state) { () throws(ResolutionError) in try body(state) }
     }
 
     /// The error of a lazy wrapper read again while its first read resolves, on the same thread
@@ -195,16 +195,40 @@ extension Container {
     func resolve<T>(_ type: T.Type, name: String?, arguments: Arguments = .none, in state: ResolutionState) throws(ResolutionError) -> T {
         var instance = try resolveInstance(type, name: name, arguments: arguments, continuing: state)
         if let typed = Self.cast(&instance, to: T.self) { return typed }
-        throw typeMismatch(instance, expected: type, name: name, state: state)
+        throw typeMismatch(instance, expected: type, name: name, steps: state.readableSteps)
     }
 
     /// The instance for `type` in the resolution `state`, not yet cast: through a state of its
     /// own that continues it when `state` is frozen (an async factory's).
     func resolveInstance(_ type: Any.Type, name: String?, arguments: Arguments, continuing state: ResolutionState) throws(ResolutionError) -> Any {
-        guard state.isFrozen else { return try resolveInstance(type, name: name, arguments: arguments, state: state) }
-        return try ResolutionState.withFork(of: state, container: self) { fork throws(ResolutionError) in
-            try resolveInstance(type, name: name, arguments: arguments, state: fork)
+        try continuing(state) { state throws(ResolutionError) in try resolveInstance(type, name: name, arguments: arguments, state: state) }
+    }
+
+    /// Runs `body`, a resolve through a factory's context, in the state it continues: the
+    /// context's own while its resolution is the one building on this thread; a state of this
+    /// thread's that continues it when it no longer changes (an async factory's frozen state, or
+    /// one kept past its resolution by a context: see ``ResolutionState/isForkable``), from any
+    /// thread or task; else (a context kept and used from another thread while its resolution
+    /// is still under way) a new top-level resolution in the same scope. Each but the first
+    /// makes this container the one building on the thread while `body` runs, as a factory's
+    /// resolution does.
+    func continuing<R>(_ state: ResolutionState, _ body: (ResolutionState) throws(ResolutionError) -> R) throws(ResolutionError) -> R {
+        if state.isBuildingHere { return try body(state) }
+        if state.isForkable {
+            return try ResolutionState.withFork(of: state, container: self) { fork throws(ResolutionError) in
+                try BuildingContainer.with(self, state: fork) { () throws(ResolutionError) in try body(fork) }
+            }
         }
+        // Of the kept state, only its scope is read: set before any factory of its resolution
+        // ran, and not changed while anything holds the state.
+        let scope = state.scope
+        if let scope { try scope.checkOpen() } else if isShutDown {
+            throw ResolutionError.shutDown("the container is shut down; a factory's kept context cannot resolve through it")
+        }
+        let fresh = ResolutionState.acquire()
+        fresh.scope = scope
+        defer { ResolutionState.recycle(fresh, container: self) }
+        return try BuildingContainer.with(self, state: fresh) { () throws(ResolutionError) in try body(fresh) }
     }
 
     /// Runs `body` on the wrapper's container; a failure is logged, then stops the program.

@@ -60,7 +60,7 @@ public final class ContainerScope: Sendable {
         defer { ResolutionState.recycle(state, container: container) }
         var instance = try container.resolveInstance(type, name: name, arguments: Arguments(arguments), state: state)
         guard let typed = Container.cast(&instance, to: T.self) else {
-            throw container.typeMismatch(instance, expected: type, name: name, state: nil)
+            throw container.typeMismatch(instance, expected: type, name: name)
         }
         return typed
     }
@@ -71,7 +71,7 @@ public final class ContainerScope: Sendable {
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) async throws -> T {
         var instance = try await container.resolveAsync(type, name: name, arguments: Arguments(arguments), scope: self)
         guard let typed = Container.cast(&instance, to: T.self) else {
-            throw container.typeMismatch(instance, expected: type, name: name, state: nil)
+            throw container.typeMismatch(instance, expected: type, name: name)
         }
         return typed
     }

@@ -48,7 +48,9 @@ extension Container {
     @inline(never)
     func endReport(_ report: BuildReport, of registration: Registration, state: ResolutionState, error: (any Error)?) {
         let elapsed = ContinuousClock.now - report.began
-        state.building = report.parent
+        // A frozen state is the level of this build alone, which tasks its factory started may
+        // still read: nothing is built below it any more, and it is not changed.
+        if !state.isFrozen { state.building = report.parent }
         if let index = report.index { state.recorder?.end(index, elapsed: elapsed, error: error) }
         guard !observers.isEmpty else { return }
         let event = BuildEvent(service: registration.key, name: registration.name, scope: registration.scope,

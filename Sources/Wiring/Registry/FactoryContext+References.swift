@@ -128,12 +128,7 @@ extension FactoryContext {
         return try owner.borrowing { container throws(ResolutionError) -> Any? in
             guard let target = registration.referencedRegistration(key, in: container) else { return nil }
             return try target.borrowing { target throws(ResolutionError) -> Any in
-                guard state.isFrozen else { return try container.dependency(target, state: state) }
-                // From an async factory: no synchronous factory is running on this thread, so
-                // the general path, which makes this container the one building.
-                return try ResolutionState.withFork(of: state, container: container) { fork throws(ResolutionError) in
-                    try container.instance(of: target, arguments: .none, in: fork)
-                }
+                try container.continuing(state) { state throws(ResolutionError) in try container.dependency(target, state: state) }
             }
         }
     }

@@ -54,10 +54,14 @@ public struct FactoryContext: @unchecked Sendable {
         let state: ResolutionState
         let arguments: Arguments
         let inner: Any?
-        init(state: ResolutionState, arguments: Arguments, inner: Any?) {
+        /// For static arguments that read configuration keys: the values in force when the
+        /// build began, which every read of this build sees.
+        let values: RefreshingArguments.Current?
+        init(state: ResolutionState, arguments: Arguments, inner: Any?, values: RefreshingArguments.Current?) {
             self.state = state
             self.arguments = arguments
             self.inner = inner
+            self.values = values
         }
     }
 
@@ -82,22 +86,32 @@ public struct FactoryContext: @unchecked Sendable {
 
     /// A context for a registration's own factory.
     init(container: Container, state: ResolutionState, arguments: Arguments, registration: Registration) {
-        if arguments.count == 0 {
+        let refreshing = registration.refreshing
+        if arguments.count == 0, refreshing == nil {
             self.init(container: container, state: state, registration: registration)
         } else {
-            self.init(container: container, extras: Extras(state: state, arguments: arguments, inner: nil),
+            self.init(container: container, extras: Extras(state: state, arguments: arguments, inner: nil, values: refreshing?.snapshot),
                       registration: registration, decorator: -1)
         }
     }
 
     /// A context for decorator `decorator` of a registration, wrapping `inner`.
     init(container: Container, state: ResolutionState, arguments: Arguments, inner: Any, registration: Registration, decorator: Int) {
-        self.init(container: container, extras: Extras(state: state, arguments: arguments, inner: inner),
+        let values = registration.decorators[decorator].refreshing?.snapshot
+        self.init(container: container, extras: Extras(state: state, arguments: arguments, inner: inner, values: values),
                   registration: registration, decorator: decorator)
     }
 
     /// The resolution's state.
     @usableFromInline var state: ResolutionState { current.takeUnretainedValue() }
+
+    /// This context for the same factory, in `state`, a state that continues this one's.
+    func continued(in state: ResolutionState) -> FactoryContext {
+        guard let extras else { return FactoryContext(container: container, state: state, registration: registration, decorator: decorator) }
+        return FactoryContext(container: container,
+                              extras: Extras(state: state, arguments: extras.arguments, inner: extras.inner, values: extras.values),
+                              registration: registration, decorator: decorator)
+    }
 
     private var extras: Extras? {
         if case .extended(let extras) = holder { return extras }
@@ -117,7 +131,16 @@ public struct FactoryContext: @unchecked Sendable {
     /// The named variant being built, if any.
     public var name: String? { decorator < 0 ? registration.name : nil }
     /// The service's static arguments (`args:`), with `${…}` and `$(…)` filled in.
-    public var args: ManifestMap { decorator < 0 ? registration.args : registration.decorators[decorator].args }
+    public var args: ManifestMap {
+        if let values = extras?.values { return values.map }
+        return decorator < 0 ? registration.args : registration.decorators[decorator].args
+    }
+
+    /// What the container decoded for a typed factory running, with the values this build reads.
+    var decodedArguments: DecodedArguments? {
+        if let values = extras?.values { return values.decoded }
+        return decorator < 0 ? registration.typedArguments : registration.decorators[decorator].typedArguments
+    }
     var location: SourceLocation { decorator < 0 ? registration.location : registration.decorators[decorator].location }
 
     /// The static argument `key`, read as `T`.
@@ -185,7 +208,13 @@ public struct FactoryContext: @unchecked Sendable {
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T {
         var instance = try dependency(type, name: name)
         if let typed = Container.cast(&instance, to: T.self) { return typed }
-        throw container.typeMismatch(instance, expected: type, name: name, state: state)
+        throw typeMismatch(instance, expected: type, name: name)
+    }
+
+    /// The error for a dependency that is not of the type asked for.
+    @usableFromInline
+    func typeMismatch(_ instance: Any, expected: Any.Type, name: String?) -> ResolutionError {
+        container.typeMismatch(instance, expected: expected, name: name, steps: state.readableSteps)
     }
 
     /// The instance of the dependency `type` (`name`), not yet cast: the generic caller casts
@@ -194,7 +223,9 @@ public struct FactoryContext: @unchecked Sendable {
     @usableFromInline
     func dependency(_ type: Any.Type, name: String?) throws(ResolutionError) -> Any {
         try current.borrowing { state throws(ResolutionError) in
-            guard name == nil, !state.isFrozen else { return try dependency(type, name: name, arguments: .none) }
+            // In its own resolution only while that is the one building on this thread: a
+            // context kept past its factory resolves through `continuing` instead.
+            guard name == nil, state.isBuildingHere else { return try dependency(type, name: name, arguments: .none) }
             return try owner.borrowing { container throws(ResolutionError) in try container.resolveDependency(type, state: state) }
         }
     }
@@ -212,14 +243,14 @@ public struct FactoryContext: @unchecked Sendable {
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) throws(ResolutionError) -> T {
         var instance = try dependency(type, name: name, arguments: Arguments(arguments))
         if let typed = Container.cast(&instance, to: T.self) { return typed }
-        throw container.typeMismatch(instance, expected: type, name: name, state: state)
+        throw typeMismatch(instance, expected: type, name: name)
     }
 
     /// Resolves a dependency by service key within the same resolution.
     public func resolve(key: String, name: String? = nil) throws(ResolutionError) -> Any {
-        guard state.isFrozen else { return try container.resolve(key: key, name: name, arguments: .none, state: state) }
-        return try ResolutionState.withFork(of: state, container: container) { fork throws(ResolutionError) in
-            try container.resolve(key: key, name: name, arguments: .none, state: fork)
+        let container = container
+        return try container.continuing(state) { state throws(ResolutionError) in
+            try container.resolve(key: key, name: name, arguments: .none, state: state)
         }
     }
 
@@ -234,7 +265,7 @@ public struct FactoryContext: @unchecked Sendable {
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) async throws -> T {
         var instance = try await container.resolveAsync(type, name: name, arguments: Arguments(arguments), from: state)
         if let typed = Container.cast(&instance, to: T.self) { return typed }
-        throw container.typeMismatch(instance, expected: type, name: name, state: state)
+        throw typeMismatch(instance, expected: type, name: name)
     }
 
     /// Resolves a dependency by service key within the same resolution, awaiting it if needed.
@@ -263,7 +294,7 @@ public struct FactoryContext: @unchecked Sendable {
     /// not given its instance.
     func notSeeded() -> ResolutionError {
         ResolutionError(.notSeeded(registration.key), message: "service \(registration.step) is seeded: give the scope its instance "
-                        + "with scope.seed(_:) before anything resolves it", path: state.steps)
+                        + "with scope.seed(_:) before anything resolves it", path: state.readableSteps)
     }
 
     /// A dependency, or `nil` when no service is declared for `T`.
@@ -299,6 +330,6 @@ public struct FactoryContext: @unchecked Sendable {
     }
 
     func error(_ kind: ResolutionError.Kind, _ message: String) -> ResolutionError {
-        ResolutionError(kind, message: message, path: state.steps)
+        ResolutionError(kind, message: message, path: state.readableSteps)
     }
 }

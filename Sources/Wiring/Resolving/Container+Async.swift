@@ -20,7 +20,7 @@ extension Container {
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) async throws -> T {
         if name == nil, arguments.isEmpty, var kept = keptInstance(type), let typed = Self.cast(&kept, to: T.self) { return typed }
         var instance = try await resolveAsync(type, name: name, arguments: Arguments(arguments), scope: nil)
-        guard let typed = Self.cast(&instance, to: T.self) else { throw typeMismatch(instance, expected: type, name: name, state: nil) }
+        guard let typed = Self.cast(&instance, to: T.self) else { throw typeMismatch(instance, expected: type, name: name) }
         return typed
     }
 
@@ -113,9 +113,12 @@ extension Container {
     }
 
     /// `state` if it is frozen; else a frozen copy, for a synchronous factory's context used
-    /// with `await`.
+    /// with `await` while its resolution builds on this thread or once it is over; else (used
+    /// from another thread while its resolution is under way) the first state of a new
+    /// resolution in its scope, as ``continuing(_:_:)`` does.
     private func frozen(_ state: ResolutionState) -> ResolutionState {
-        state.isFrozen ? state : ResolutionState(frozenFrom: state, adding: nil, scope: state.scope)
+        if state.isFrozen { return state }
+        return ResolutionState(frozenFrom: state.isBuildingHere || state.isKeptPastItsResolution ? state : nil, adding: nil, scope: state.scope)
     }
 
     /// The instance of `registration` in its scope, resolved from the frozen state `parent`.

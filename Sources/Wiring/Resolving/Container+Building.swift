@@ -268,8 +268,28 @@ extension Container {
     /// Runs the registration's `resolvingProperties` hooks on the instance its factory built.
     /// While they run, a resolve in this resolution that comes back to `registration` gets
     /// `instance` (the factory's, before any decorator) instead of a cycle error.
+    ///
+    /// They run as the factory did, with this container the one building on the thread, so that
+    /// what they resolve builds (and injects its own wrappers) in this resolution. Below an
+    /// async factory, in a state of this thread's that continues its frozen one: tasks the
+    /// factory started may still read that one, so it is not changed.
     func resolveProperties(of instance: Any, _ registration: Registration, context: FactoryContext) throws(ResolutionError) {
         guard !registration.propertyHooks.isEmpty else { return }
+        guard context.state.isFrozen else {
+            return try BuildingContainer.with(self, state: context.state) { () throws(ResolutionError) in
+                try runPropertyHooks(of: instance, registration, context: context)
+            }
+        }
+        try ResolutionState.withFork(of: context.state, container: self) { fork throws(ResolutionError) in
+            try BuildingContainer.with(self, state: fork) { () throws(ResolutionError) in
+                try runPropertyHooks(of: instance, registration, context: context.continued(in: fork))
+            }
+        }
+    }
+
+    /// ``resolveProperties(of:_:context:)``'s hooks, in the state of `context`, which this
+    /// thread builds in.
+    private func runPropertyHooks(of instance: Any, _ registration: Registration, context: FactoryContext) throws(ResolutionError) {
         let state = context.state
         state.partial.append((ObjectIdentifier(registration), instance))
         // Offered on its slot too, for a resolution on another thread whose wait closes a cycle.

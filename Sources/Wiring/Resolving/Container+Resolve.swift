@@ -14,7 +14,7 @@ extension Container {
         var instance = name == nil && arguments.isEmpty
             ? try resolveUnnamed(type)
             : try resolveInstance(type, name: name, arguments: Arguments(arguments), state: nil)
-        guard let typed = Self.cast(&instance, to: T.self) else { throw typeMismatch(instance, expected: type, name: name, state: nil) }
+        guard let typed = Self.cast(&instance, to: T.self) else { throw typeMismatch(instance, expected: type, name: name) }
         return typed
     }
 
@@ -235,13 +235,13 @@ extension Container {
 
     /// The error for an instance that is not of the type asked for.
     @usableFromInline
-    func typeMismatch(_ instance: Any, expected: Any.Type, name: String?, state: ResolutionState?) -> ResolutionError {
+    func typeMismatch(_ instance: Any, expected: Any.Type, name: String?, steps: [ResolutionError.Step] = []) -> ResolutionError {
         let registration = target(for: expected).flatMap { target in name.map { target.named[$0] } ?? target.unnamed }
         let service = registration.map { "service \($0.key) (\($0.location))" } ?? "service"
         return ResolutionError(
             .typeMismatch(produced: "\(Swift.type(of: instance))", expected: "\(expected)"),
             message: "\(service) produced \(Swift.type(of: instance)), which is not a \(expected)",
-            path: (state?.steps ?? []) + (registration.map { [$0.step] } ?? []))
+            path: steps + (registration.map { [$0.step] } ?? []))
     }
 
     /// Resolves with a trace line: service, scope, whether the instance was kept or built, time.

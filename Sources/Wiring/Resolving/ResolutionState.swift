@@ -68,8 +68,9 @@ final class ResolutionState {
     private let owner: pthread_t
     private let ownerStackLow: UInt?
     /// The container, once a context outlived the resolution: contexts do not count their
-    /// container, so the state they hold keeps it for them.
-    private var keptContainer: Container?
+    /// container, so the state they hold keeps it for them. Set once, when the resolution is
+    /// over (see ``isKeptPastItsResolution``).
+    private let keptContainer = OnceReference<Container>()
 
     private init(thread: ThreadState) {
         isFrozen = false
@@ -167,7 +168,7 @@ final class ResolutionState {
 
     private static func endFork(_ fork: inout ResolutionState?, container: Container) {
         guard let state = fork.take() else { return }
-        if !state.graph.isEmpty, let parent = state.parent, parent.isFrozen {
+        if !state.graph.isEmpty, let parent = state.parent, parent.isForkable {
             let built = state.graph
             parent.makeSharedGraph().withLock { graph in graph.merge(built) { first, _ in first } }
         }
@@ -202,6 +203,31 @@ final class ResolutionState {
     }
 
     var token: ObjectIdentifier { ObjectIdentifier(self) }
+
+    /// Whether this is the resolution building on the calling thread: a synchronous factory (or
+    /// the property hooks of what it built) runs in it here, now. Only then may a resolve
+    /// continue in it; a context kept past its factory, used later or from another thread,
+    /// starts a resolution of its own (``Container/continuing(_:_:)``), since this state's path
+    /// and `graph` instances belong to the thread building in it.
+    @inline(__always)
+    var isBuildingHere: Bool {
+        ThreadState.withCurrent { $0.buildingState == Unmanaged.passUnretained(self).toOpaque() }
+    }
+
+    /// Whether the resolution is over and a context kept past its factory still holds this
+    /// state: from then on the state is never changed, and a resolve through that context
+    /// continues it from any thread in a fork, as through a frozen state (its `graph` instances
+    /// moved where forks read and add to them under a lock).
+    var isKeptPastItsResolution: Bool { keptContainer.loadUnmanaged() != nil }
+
+    /// Whether resolves may fork from this state, from any thread: it is never changed again.
+    var isForkable: Bool { isFrozen || isKeptPastItsResolution }
+
+    /// The path as steps for a message, when it may be read from here: a state that no longer
+    /// changes, or the one the calling thread builds in; else none.
+    var readableSteps: [ResolutionError.Step] {
+        isForkable || isBuildingHere ? steps : []
+    }
 
     /// Where `registration`'s own factory is on the path, if it is: a cycle. A scan by index,
     /// which touches no reference count (entries hold their registration unowned).
@@ -269,7 +295,11 @@ final class ResolutionState {
     /// contexts that may still resolve through it do not count their container.
     static func recycle(_ state: consuming ResolutionState, container: Container, on thread: ThreadState? = nil) {
         guard isKnownUniquelyReferenced(&state) else {
-            if state.keptContainer == nil { state.keptContainer = container }
+            if !state.isFrozen, !state.isKeptPastItsResolution, !state.graph.isEmpty {
+                _ = state.sharedGraphs.storeIfNil(SharedGraph(state.graph))
+            }
+            // Published last: a thread that sees it sees the moved graph.
+            _ = state.keptContainer.storeIfNil(container)
             return
         }
         // Empty once its resolution is over, unless a factory threw on the way: emptying an

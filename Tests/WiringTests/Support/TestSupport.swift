@@ -80,3 +80,21 @@ enum TestSupport {
         return folder
     }()
 }
+
+extension TestSupport {
+    /// Runs `body` on a thread of its own and awaits its result: a test that blocks (a
+    /// semaphore, a synchronous wait for another thread) blocks that thread, never one of the
+    /// cooperative pool's, whose few threads the tests running beside it need.
+    static func onThreadOfItsOwn<R: Sendable>(_ body: @escaping @Sendable () throws -> R) async throws -> R {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<R, any Error>) in
+            Thread.detachNewThread { done.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// ``onThreadOfItsOwn(_:)`` for a body that cannot fail.
+    static func onThreadOfItsOwn<R: Sendable>(_ body: @escaping @Sendable () -> R) async -> R {
+        await withCheckedContinuation { (done: CheckedContinuation<R, Never>) in
+            Thread.detachNewThread { done.resume(returning: body()) }
+        }
+    }
+}

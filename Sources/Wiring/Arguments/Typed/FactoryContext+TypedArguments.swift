@@ -19,11 +19,6 @@ extension FactoryContext: ReferenceSource {
         return try decodeArguments(A.self, references: awaited)
     }
 
-    /// What the container decoded for the factory running.
-    private var decodedArguments: DecodedArguments? {
-        decorator < 0 ? registration.typedArguments : registration.decorators[decorator].typedArguments
-    }
-
     /// `stored` with its `@Reference` fields filled through `source`, errors as a resolve's.
     private func fill<A>(_ stored: DecodedArguments, as type: A.Type, through source: any ReferenceSource) throws(ResolutionError) -> A {
         do {

@@ -1,0 +1,300 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+@testable import Wiring
+
+/// Defects a review of the resolve, lifecycle and reload paths found, each kept as the
+/// behaviour a user relies on.
+@Suite("Review findings")
+struct ReviewFindingsTests {
+    final class Tracked: Sendable {}
+
+    /// Built by a `graph` factory: one per resolution.
+    final class PerGraph: Sendable {}
+
+    /// A plain `unique` service whose wrapper joins the resolution building it.
+    final class Helper: @unchecked Sendable {
+        let builtWith: Container?
+        @Injected var perGraph: PerGraph
+        init(builtWith: Container?) { self.builtWith = builtWith }
+    }
+
+    final class Owner: @unchecked Sendable {
+        var helper: Helper?
+        var perGraph: PerGraph?
+    }
+
+    // MARK: - Property hooks build in their resolution
+
+    /// A hook that resolves a plain `unique` service the container has resolved before (so that
+    /// the one-step lane takes it) runs that factory with the container building and in the
+    /// hook's resolution: its wrappers resolve from that container and share its `graph`.
+    @Test func aPropertyHookBuildsItsDependencyWithItsContainerAndInItsResolution() throws {
+        let registry = FactoryRegistry()
+        registry.factory("owner") { _ in Owner() }
+            .resolvingProperties { r, owner in
+                owner.helper = try r.resolve(Helper.self)
+                owner.perGraph = try r.resolve(PerGraph.self)
+            }
+        registry.factory("helper") { _ in Helper(builtWith: Container.current) }
+        registry.factory("per-graph") { _ in PerGraph() }
+        let container = try AsyncFixture.container("""
+            services:
+              Owner: { factory: owner, scope: singleton }
+              Helper: { factory: helper, scope: unique }
+              PerGraph: { factory: per-graph, scope: graph }
+            """, registry: registry)
+        _ = try Container.using(container) { try container.resolve(Helper.self) }
+        let owner = try container.resolve(Owner.self)
+        let helper = try #require(owner.helper)
+        #expect(helper.builtWith === container)
+        #expect(helper.perGraph === owner.perGraph)
+    }
+
+    // MARK: - Lazy wrappers keep no container alive
+
+    final class LazyHolder: @unchecked Sendable {
+        @LazyInjected var tracked: Tracked
+        @WeakLazyInjected var weakTracked: Tracked?
+    }
+
+    /// A kept instance with lazy wrappers does not keep the container that keeps it: a child
+    /// dropped without a shutdown is freed, and leaves its parent's list of children.
+    @Test func aChildKeepingAnInstanceWithLazyWrappersIsFreedWhenDropped() throws {
+        let registry = FactoryRegistry()
+        registry.factory("holder") { _ in LazyHolder() }
+        registry.factory("tracked") { _ in Tracked() }
+        let container = try AsyncFixture.container("""
+            services:
+              LazyHolder: { factory: holder, scope: singleton }
+              Tracked: { factory: tracked, scope: singleton }
+            """, registry: registry)
+        weak var child: Container?
+        weak var holder: LazyHolder?
+        do {
+            let made = try container.child()
+            let built = try made.resolve(LazyHolder.self)
+            #expect(built.tracked === (try made.resolve(Tracked.self)))
+            child = made
+            holder = built
+        }
+        #expect(child == nil)
+        #expect(holder == nil)
+        #expect(container.life.children.withLock { $0.alive.isEmpty })
+    }
+
+    // MARK: - A kept context from any thread
+
+    final class Provider: @unchecked Sendable {
+        let context: FactoryContext
+        init(context: FactoryContext) { self.context = context }
+    }
+
+    /// A factory that keeps its context (a provider, a factory of factories) can resolve through
+    /// it from many threads at once once its resolution is over, continuing that resolution
+    /// (its `graph` instances): never a false cycle or a crash.
+    @Test func aKeptContextResolvesFromManyThreadsAtOnce() async throws {
+        let registry = FactoryRegistry()
+        registry.factory("provider") { r in Provider(context: r) }
+        registry.factory("tracked") { _ in Tracked() }
+        registry.factory("per-graph") { r in
+            _ = try r.resolve(Tracked.self)
+            return PerGraph()
+        }
+        let container = try AsyncFixture.container("""
+            services:
+              Provider: { factory: provider, scope: singleton }
+              Tracked: { factory: tracked, scope: unique }
+              PerGraph: { factory: per-graph, scope: graph }
+            """, registry: registry)
+        let provider = try container.resolveSynchronously(Provider.self)
+        let failures = Locked<[String]>([])
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    await TestSupport.onThreadOfItsOwn { () -> Void in
+                        for round in 0..<2_000 {
+                            do {
+                                if round % 2 == 0 {
+                                    _ = try resolveSynchronously(PerGraph.self, from: provider.context)
+                                } else {
+                                    _ = try provider.context.resolve(key: "Tracked")
+                                }
+                            } catch {
+                                failures.withLock { $0.append("\(error)") }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        // The kept resolution's own `graph` instance, whichever thread asks, and not another
+        // resolution's.
+        let kept = try resolveSynchronously(PerGraph.self, from: provider.context)
+        #expect(try resolveSynchronously(PerGraph.self, from: provider.context) === kept)
+        #expect(try container.resolveSynchronously(PerGraph.self) !== kept)
+    }
+
+    final class FannedOut: Sendable {
+        let graphs: [ObjectIdentifier]
+        let own: ObjectIdentifier
+        init(graphs: [ObjectIdentifier], own: ObjectIdentifier) {
+            self.graphs = graphs
+            self.own = own
+        }
+    }
+
+    /// A factory that hands its context to threads of its own while it runs (a fan-out): each
+    /// of their resolves is a resolution of its own, since the factory's resolution is under
+    /// way on its own thread.
+    @Test func aContextUsedFromOtherThreadsWhileItsFactoryRunsResolvesOnItsOwn() throws {
+        let registry = FactoryRegistry()
+        registry.factory("fan-out") { r in
+            let own = try r.resolve(PerGraph.self)
+            let seen = Locked<[ObjectIdentifier]>([])
+            let done = DispatchGroup()
+            for _ in 0..<4 {
+                done.enter()
+                Thread.detachNewThread {
+                    for _ in 0..<500 {
+                        if let built = try? r.resolve(PerGraph.self) { seen.withLock { $0.append(ObjectIdentifier(built)) } }
+                    }
+                    done.leave()
+                }
+            }
+            done.wait()
+            return FannedOut(graphs: seen.withLock { $0 }, own: ObjectIdentifier(own))
+        }
+        registry.factory("tracked") { _ in Tracked() }
+        registry.factory("per-graph") { r in
+            _ = try r.resolve(Tracked.self)
+            return PerGraph()
+        }
+        let container = try AsyncFixture.container("""
+            services:
+              FannedOut: { factory: fan-out, scope: unique }
+              Tracked: { factory: tracked, scope: unique }
+              PerGraph: { factory: per-graph, scope: graph }
+            """, registry: registry)
+        let fannedOut = try container.resolve(FannedOut.self)
+        #expect(fannedOut.graphs.count == 2_000)
+        #expect(!fannedOut.graphs.contains(fannedOut.own))
+    }
+
+    /// An async factory whose task keeps resolving through its context while the instance's
+    /// property hooks run and its build is reported: the hooks and the report change nothing
+    /// that task reads (ThreadSanitizer checks this run in CI).
+    @Test func anAsyncFactoryTaskResolvesThroughItsContextWhileItsHooksRun() async throws {
+        let registry = FactoryRegistry()
+        let background = Locked<Task<Int, Never>?>(nil)
+        registry.factory("owner") { (r: FactoryContext) async throws -> Owner in
+            let task = Task {
+                var resolved = 0
+                for _ in 0..<500 where (try? r.resolve(Tracked.self)) != nil { resolved += 1 }
+                return resolved
+            }
+            background.withLock { $0 = task }
+            return Owner()
+        }.resolvingProperties { r, owner in
+            for _ in 0..<200 { owner.perGraph = try r.resolve(PerGraph.self) }
+        }
+        registry.factory("tracked") { _ in Tracked() }
+        registry.factory("per-graph") { _ in PerGraph() }
+        let container = try AsyncFixture.container("""
+            services:
+              Owner: { factory: owner, scope: singleton, eager: true }
+              Tracked: { factory: tracked, scope: unique }
+              PerGraph: { factory: per-graph, scope: graph }
+            """, registry: registry)
+        try await container.start()
+        let resolved = await background.withLock({ $0 })?.value
+        #expect(resolved == 500)
+        #expect(try await container.resolve(Owner.self).perGraph != nil)
+        try await container.shutdown()
+    }
+
+    // MARK: - A reload and a shutdown at once
+
+    final class ReloadWatcher: ContainerObserver {
+        let retiringWhenTold = Locked<[Int]>([])
+        let wiring = Locked<ReloadingContainer?>(nil)
+        func containerReloaded(_ reload: ReloadEvent) {
+            guard reload.applied, let wiring = wiring.withLock({ $0 }) else { return }
+            retiringWhenTold.withLock { $0.append(wiring.retiringCount) }
+        }
+    }
+
+    /// By the time anything hears of a reload, the container it retired is one `shutdown()`
+    /// waits for: a shutdown at that moment returns only once the retired container's last
+    /// scope ended and its hooks ran.
+    @Test func aShutdownDuringAReloadWaitsForTheContainerTheReloadRetired() async throws {
+        let closed = Locked<[String]>([])
+        let registry = FactoryRegistry()
+        registry.factory("greeter") { r in try r.arg("text") as String }
+            .onShutdown { (text: String) in closed.withLock { $0.append(text) } }
+        let folder = try TestSupport.temporaryFolder()
+        let manifest = folder.appendingPathComponent("services.yaml")
+        try Data("wiring: 1\nservices:\n  Greeting: { factory: greeter, scope: singleton, eager: true, args: { text: first } }\n".utf8)
+            .write(to: manifest)
+        let watcher = ReloadWatcher()
+        let wiring = try ReloadingContainer(manifest: manifest.path, registry: registry, contexts: .none,
+                                            options: .init(environment: [:], observers: [watcher]))
+        watcher.wiring.withLock { $0 = wiring }
+        try await wiring.start()
+        let inFlight = wiring.makeScope()
+        try Data("wiring: 1\nservices:\n  Greeting: { factory: greeter, scope: singleton, eager: true, args: { text: second } }\n".utf8)
+            .write(to: manifest)
+        #expect(await wiring.reload())
+        #expect(watcher.retiringWhenTold.withLock { $0 } == [1])
+        let shutdown = Task { try await wiring.shutdown() }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(closed.withLock { $0 } == ["second"])
+        try await inFlight.end()
+        try await shutdown.value
+        #expect(closed.withLock { $0 }.sorted() == ["first", "second"])
+    }
+
+    // MARK: - One snapshot of the arguments per build
+
+    final class Pair: Sendable {
+        let first: Int
+        let second: Int
+        init(first: Int, second: Int) {
+            self.first = first
+            self.second = second
+        }
+    }
+
+    /// A singleton whose build spans a refresh reads every argument from before it: never one
+    /// value from before and one from after, which it would keep for its life.
+    @Test func aBuildSpanningARefreshReadsAllItsArgumentsFromOneSnapshot() async throws {
+        let source = RefreshTests.MutableSource(["size": .int(1)])
+        let firstRead = DispatchSemaphore(value: 0)
+        let refreshed = DispatchSemaphore(value: 0)
+        let registry = FactoryRegistry()
+        registry.factory("pair") { r in
+            let first: Int = try r.arg("first")
+            firstRead.signal()
+            refreshed.wait()
+            return Pair(first: first, second: try r.arg("second"))
+        }
+        let container = try Container(
+            manifest: try TestSupport.temporaryFile("""
+                wiring: 1
+                services:
+                  Pair: { factory: pair, scope: singleton, args: { first: "${size}", second: "${size}" } }
+                """, name: "services.yaml"),
+            registry: registry, contexts: .none, options: .init(environment: [:], configuration: source))
+        try await container.start()
+        async let built = TestSupport.onThreadOfItsOwn { try container.resolveSynchronously(Pair.self) }
+        await TestSupport.onThreadOfItsOwn { firstRead.wait() }
+        source.set("size", .int(2))
+        try await source.settle()
+        refreshed.signal()
+        let pair = try await built
+        #expect(pair.first == pair.second)
+        try await container.shutdown()
+    }
+}
