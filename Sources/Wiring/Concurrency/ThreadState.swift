@@ -32,14 +32,29 @@ final class ThreadState {
     func startBuilding(
         _ container: Container, in state: ResolutionState
     ) -> (container: UnsafeMutableRawPointer?, state: UnsafeMutableRawPointer?) {
-        defer { (building, buildingState) = (Unmanaged.passUnretained(container).toOpaque(), Unmanaged.passUnretained(state).toOpaque()) }
-        return (building, buildingState)
+        let previous = (building, buildingState)
+        Self.mark(previous.1, current: false)
+        (building, buildingState) = (Unmanaged.passUnretained(container).toOpaque(), Unmanaged.passUnretained(state).toOpaque())
+        Self.mark(buildingState, current: true)
+        return previous
     }
 
     /// Puts back what ``startBuilding(_:in:)`` returned.
     @inline(__always)
     func restoreBuilding(_ previous: (container: UnsafeMutableRawPointer?, state: UnsafeMutableRawPointer?)) {
+        Self.mark(buildingState, current: false)
         (building, buildingState) = previous
+        Self.mark(buildingState, current: true)
+    }
+
+    /// Records on the state `pointer` points at (held by its caller) whether this thread builds
+    /// in it now (``ResolutionState/isCurrentOnItsThread``); a frozen state records nothing.
+    @inline(__always)
+    private static func mark(_ pointer: UnsafeMutableRawPointer?, current: Bool) {
+        guard let pointer else { return }
+        Unmanaged<ResolutionState>.fromOpaque(pointer)._withUnsafeGuaranteedRef { state in
+            if !state.isFrozen { state.isCurrentOnItsThread = current }
+        }
     }
 
     private static let key: pthread_key_t = {
