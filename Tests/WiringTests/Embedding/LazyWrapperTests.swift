@@ -19,8 +19,9 @@ final class ReportScreen: @unchecked Sendable {
 @Suite("Lazy wrappers resolve once")
 struct LazyWrapperTests {
     /// Runs `body(i)` on `count` threads released at the same moment; false when they did not
-    /// all finish within `timeout` (a deadlock).
-    func onThreads(_ count: Int, timeout: DispatchTime = .now() + 20, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+    /// all finish within `timeout` (a deadlock). Waits on a thread of its own, not one of the
+    /// cooperative pool's.
+    func onThreads(_ count: Int, timeout: DispatchTime = .now() + 20, _ body: @escaping @Sendable (Int) -> Void) async -> Bool {
         let arrived = Locked(0)
         let done = DispatchGroup()
         for index in 0..<count {
@@ -32,7 +33,7 @@ struct LazyWrapperTests {
                 done.leave()
             }
         }
-        return done.wait(timeout: timeout) == .success
+        return await TestSupport.onThreadOfItsOwn { done.wait(timeout: timeout) == .success }
     }
 
     func container(_ counter: BuildCounter, yaml: String? = nil, registry: FactoryRegistry = FactoryRegistry()) throws -> Container {
@@ -50,14 +51,14 @@ struct LazyWrapperTests {
 
     /// 8 threads read a fresh holder's lazy properties at once, 50 times: the unique service's
     /// factory runs once per property and round, and every reader gets the same instance.
-    @Test func manyThreadsFirstReadingALazyPropertyResolveItOnce() throws {
+    @Test func manyThreadsFirstReadingALazyPropertyResolveItOnce() async throws {
         let counter = BuildCounter()
         let container = try container(counter)
         let rounds = 50, threads = 8
         for round in 1...rounds {
             let screen = Container.using(container) { ReportScreen() }
             let seen = Locked<Set<ObjectIdentifier>>([])
-            #expect(onThreads(threads) { _ in
+            #expect(await onThreads(threads) { _ in
                 let report = screen.report
                 seen.withLock { _ = $0.insert(ObjectIdentifier(report)) }
                 _ = screen.weakReport
@@ -72,7 +73,7 @@ struct LazyWrapperTests {
         LazyInjection(name: nil, container: container) { _, _, _ throws(ResolutionError) in try make() }
     }
 
-    @Test func readersAtTheSameMomentTakeTheFirstReadsErrorAndALaterReadTriesAgain() throws {
+    @Test func readersAtTheSameMomentTakeTheFirstReadsErrorAndALaterReadTriesAgain() async throws {
         let container = try container(BuildCounter())
         let calls = Locked(0), entered = Locked(0)
         let threads = 8
@@ -85,7 +86,7 @@ struct LazyWrapperTests {
             throw ResolutionError(.circularDependency, message: "the first read failed", path: [])
         }
         let results = Locked<[Result<Report, ResolutionError>]>([])
-        #expect(onThreads(threads) { _ in
+        #expect(await onThreads(threads) { _ in
             entered.withLock { $0 += 1 }
             let result = lazy.read(from: container, name: nil)
             results.withLock { $0.append(result) }
@@ -129,7 +130,7 @@ struct LazyWrapperTests {
 
     /// Two threads each first-read one lazy property whose resolve reads the other's: one of
     /// them meets a cycle error, and both finish.
-    @Test func aCycleThroughLazyReadsOnTwoThreadsIsAnErrorNotADeadlock() throws {
+    @Test func aCycleThroughLazyReadsOnTwoThreadsIsAnErrorNotADeadlock() async throws {
         let registry = FactoryRegistry()
         let lazies = Locked<[LazyInjection<Report>]>([])
         let inFactory = Locked(0)
@@ -155,7 +156,7 @@ struct LazyWrapperTests {
             }
         }
         let outer = Locked<[Result<Report, ResolutionError>]>([])
-        #expect(onThreads(2) { index in
+        #expect(await onThreads(2) { index in
             let lazy = lazies.withLock { $0[index] }
             let result = lazy.read(from: container, name: nil)
             outer.withLock { $0.append(result) }
@@ -169,7 +170,7 @@ struct LazyWrapperTests {
 
     /// A lazy read whose resolve waits for a singleton that another thread builds, which reads
     /// that lazy property: a cycle across the wrapper and the kept service, refused, not hung.
-    @Test func aCycleThroughALazyReadAndASingletonOnTwoThreadsIsAnErrorNotADeadlock() throws {
+    @Test func aCycleThroughALazyReadAndASingletonOnTwoThreadsIsAnErrorNotADeadlock() async throws {
         let registry = FactoryRegistry()
         let lazy = Locked<LazyInjection<Report>?>(nil)
         let archiveStarted = Locked(false), lazyStarted = Locked(false)
@@ -193,7 +194,7 @@ struct LazyWrapperTests {
         }
         lazy.withLock { $0 = reading }
         let results = Locked<[String]>([])
-        #expect(onThreads(2) { index in
+        #expect(await onThreads(2) { index in
             if index == 0 {
                 let built = Result { () throws(ResolutionError) in try container.resolve(Ledgerbook.self) }
                 results.withLock { $0.append(Self.outcome("ledgerbook", built)) }

@@ -149,7 +149,7 @@ struct ReviewFindingsTests {
     /// A factory that hands its context to threads of its own while it runs (a fan-out): each
     /// of their resolves is a resolution of its own, since the factory's resolution is under
     /// way on its own thread.
-    @Test func aContextUsedFromOtherThreadsWhileItsFactoryRunsResolvesOnItsOwn() throws {
+    @Test func aContextUsedFromOtherThreadsWhileItsFactoryRunsResolvesOnItsOwn() async throws {
         let registry = FactoryRegistry()
         registry.factory("fan-out") { r in
             let own = try r.resolve(PerGraph.self)
@@ -178,7 +178,8 @@ struct ReviewFindingsTests {
               Tracked: { factory: tracked, scope: unique }
               PerGraph: { factory: per-graph, scope: graph }
             """, registry: registry)
-        let fannedOut = try container.resolve(FannedOut.self)
+        // On a thread of its own: the factory waits for its threads.
+        let fannedOut = try await TestSupport.onThreadOfItsOwn { try container.resolveSynchronously(FannedOut.self) }
         #expect(fannedOut.graphs.count == 2_000)
         #expect(!fannedOut.graphs.contains(fannedOut.own))
     }

@@ -61,10 +61,11 @@ enum ModelRunner {
 
     /// A lazy wrapper's first read from `readers` threads at once, from `container`: its resolve
     /// starts once the other readers wait for it, so that every reader meets the first read.
+    /// Blocks the calling thread until every reader is done: call it from a thread of its own.
     static func lazyRead(_ alias: Int, from container: Container, readers: Int) -> [Observation.Outcome] {
         let injection = Locked<LazyInjection<ModelNode>?>(nil)
         let lazy = LazyInjection<ModelNode>(name: nil, container: container) { container, name, state throws(ResolutionError) in
-            while (injection.withLock { $0 }?.waitingReaders ?? 0) < readers - 1 { sched_yield() }
+            while (injection.withLock { $0 }?.waitingReaders ?? 0) < readers - 1 { usleep(100) }
             return try resolveAlias(alias, from: container, name: name, in: state)
         }
         injection.withLock { $0 = lazy }
@@ -149,9 +150,11 @@ enum ModelRunner {
                 let outcomes = await withTaskGroup(of: (Int, Observation.Outcome?).self) { group in
                     for (offset, resolve) in resolves.enumerated() {
                         let at = places[offset]
+                        // On threads of their own: a resolve may wait for another's build, which
+                        // would hold a thread of the cooperative pool the tests beside it need.
                         group.addTask {
                             guard let (resolving, scope) = at else { return (offset, nil) }
-                            return (offset, Self.resolve(resolve.0, container: resolving, scope: scope))
+                            return (offset, await TestSupport.onThreadOfItsOwn { Self.resolve(resolve.0, container: resolving, scope: scope) })
                         }
                     }
                     var outcomes = [Observation.Outcome?](repeating: nil, count: resolves.count)
@@ -196,7 +199,8 @@ enum ModelRunner {
                 await shutDown(container, "\(index)", journal, &observation, ordered: ordered)
             case .lazyRead(let alias, let where_, let readers):
                 guard let (resolving, _) = place(where_) else { observation.note("\(index): skipped"); continue }
-                for (reader, outcome) in lazyRead(alias, from: resolving, readers: readers).enumerated() {
+                let outcomes = await TestSupport.onThreadOfItsOwn { lazyRead(alias, from: resolving, readers: readers) }
+                for (reader, outcome) in outcomes.enumerated() {
                     observation.record("\(index).\(reader)", outcome)
                 }
             }

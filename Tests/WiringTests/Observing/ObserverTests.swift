@@ -159,7 +159,7 @@ struct ObserverTests {
 
     @Test func shutdownReportsAHookThatTimedOut() async throws {
         let registry = FactoryRegistry()
-        registry.factory("sessions") { _ in Sessions() }.onShutdown { _ in try await Task.sleep(for: .seconds(10)) }
+        registry.factory("sessions") { _ in Sessions() }.onShutdown { _ in try await Task.sleep(for: .seconds(3_600)) }
         let path = try TestSupport.temporaryFile("""
             wiring: 1
             services:
@@ -172,7 +172,8 @@ struct ObserverTests {
         await #expect(throws: ShutdownError.self) { try await container.shutdown() }
         let report = try #require(container.shutdownReport)
         #expect(report.hooks.count == 1 && report.hooks[0].timedOut)
-        #expect(report.hooks[0].duration >= .milliseconds(50) && report.hooks[0].duration < .seconds(5))
+        // Stopped by its timeout, not by its end, however slow the machine.
+        #expect(report.hooks[0].duration >= .milliseconds(50) && report.hooks[0].duration < .seconds(3_600))
         #expect(report.summary.hasSuffix("; 1 failed (1 timed out)"))
         #expect(observer.shutdowns.count == 1)
     }
