@@ -111,7 +111,8 @@ public final class ReloadingContainer: Sendable {
     /// The container in force: the last one built from the manifest without errors.
     public var container: Container { state.withLock { $0.current } }
 
-    /// How many edits have been put in force since the first container.
+    /// How many edits have been put in force since the first container: the number of the
+    /// container in force, as the log names it (`container 3`), the first being 0.
     public var reloads: Int { state.withLock { $0.reloads } }
 
     /// A new scope of the container in force; it stays that container's until it ends, even
@@ -156,19 +157,21 @@ public final class ReloadingContainer: Sendable {
     /// - Throws: ``ShutdownError`` with the hooks of the container in force that failed (those
     ///   of retired containers are logged, as they fail where no caller waits).
     public func shutdown() async throws {
-        let (watch, current) = state.withLock { state in
+        let (watch, current, number) = state.withLock { state in
             state.isShutDown = true
-            return (state.watch.take(), state.current)
+            return (state.watch.take(), state.current, state.reloads)
         }
         watch?.cancel()
         await watch?.value
+        var failure: (any Error)?
         do {
             try await current.shutdown()
         } catch {
-            await waitForRetired()
-            throw error
+            failure = error
         }
+        options.logger?.info("reload: container \(number) shut down")
         await waitForRetired()
+        if let failure { throw failure }
     }
 
     /// Waits until every retired container has shut down (each removes itself when done).
@@ -233,20 +236,20 @@ public final class ReloadingContainer: Sendable {
         // The swap and the retiring container's record under one lock: a `shutdown()` at any
         // moment finds either the new container in force and the old one retiring, or neither
         // put in force and the new one retiring, and waits for what retires.
-        let applied = state.withLock { state in
+        let applied = state.withLock { state -> Int? in
             guard !state.isShutDown else {
                 retire(fresh, tracker: nil, what: "the container built while shutting down", in: &state)
-                return false
+                return nil
             }
-            retire(state.current, tracker: state.tracker, what: "the previous container", in: &state)
+            retire(state.current, tracker: state.tracker, what: "container \(state.reloads)", in: &state)
             state.current = fresh
             state.tracker = ScopeTracker()
             state.stamps = stamps
             state.reloads += 1
-            return true
+            return state.reloads
         }
-        guard applied else { return false }
-        logger?.info("reload: the edited manifest is in force; the previous container shuts down when its last scope ends")
+        guard let applied else { return false }
+        logger?.info("reload: the edited manifest is in force as container \(applied); container \(applied - 1) shuts down when its last scope ends")
         noteReload(event(applied: true, []))
         return true
     }
@@ -265,6 +268,7 @@ public final class ReloadingContainer: Sendable {
                 }
             }
             await Self.shutDown(container, logger: logger, what: what)
+            logger?.info("reload: \(what) shut down")
             self?.state.withLock { _ = $0.retiring.removeValue(forKey: number) }
         }
     }

@@ -164,6 +164,25 @@ struct ReloadingContainerTests {
         #expect(wiring.container.isShutDown)
     }
 
+    /// The log names each container a reload puts in force, and says once of each that it shut
+    /// down, retired or in force at the end: what an operator (and the soak) checks by identity.
+    @Test func theLogSaysOnceOfEachContainerThatItShutDown() async throws {
+        let files = try Files(greeting: "hello")
+        let records = LogRecords()
+        let wiring = try reloading(files, records: records)
+        try await wiring.start()
+        let inFlight = wiring.makeScope()
+        for edit in 1...3 {
+            try files.write(greeting: "edit\(edit)")
+            #expect(await wiring.reload())
+        }
+        #expect(records.lines.contains("info: reload: the edited manifest is in force as container 3; container 2 shuts down when its last scope ends"))
+        try await inFlight.end()
+        try await wiring.shutdown()
+        let shutDown = records.lines.filter { $0.hasPrefix("info: reload: container ") && $0.hasSuffix(" shut down") }
+        #expect(shutDown.sorted() == (0...3).map { "info: reload: container \($0) shut down" })
+    }
+
     /// A scope handed out while a reload retires its container stays of a container that is up:
     /// the count of its scopes is taken under the lock that decides which container is in force.
     @Test func aScopeHandedOutDuringAReloadIsOfAContainerThatStaysUpUntilItEnds() async throws {
