@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import Wiring
 
 /// The real container checked against the ``ReferenceModel`` on random programs: where they
 /// disagree, one of them is wrong, and the smallest program that shows it is printed.
@@ -21,16 +22,41 @@ struct ModelCheckTests {
         }
     }
 
-    /// The disagreement `program` shows, if any.
+    /// How long one program may run on the real container before it counts as hung.
+    static let timeLimit: Duration = .seconds(
+        ProcessInfo.processInfo.environment["WIRING_MODEL_PROGRAM_SECONDS"].flatMap(Int.init) ?? 60)
+
+    /// The disagreement `program` shows, if any. A program that runs longer than ``timeLimit``
+    /// disagrees as a hang (its run is left behind: a hung resolve cannot be cancelled).
     static func check(_ program: ModelProgram) async -> Disagreement? {
-        let real = await ModelRunner.runReal(program).lines
+        // Unstructured, so that a run that hangs can be left behind: a task group would wait for it.
+        let waiting = Locked<CheckedContinuation<[String]?, Never>?>(nil)
+        let finish = { @Sendable (lines: [String]?) in waiting.withLock { $0.take() }?.resume(returning: lines) }
+        let real = await withCheckedContinuation { (continuation: CheckedContinuation<[String]?, Never>) in
+            waiting.withLock { $0 = continuation }
+            let timer = Task {
+                // Cancelled once the run returned: then it says nothing.
+                guard (try? await Task.sleep(for: timeLimit)) != nil else { return }
+                finish(nil)
+            }
+            Task {
+                let lines = await ModelRunner.runReal(program).lines
+                finish(lines)
+                timer.cancel()
+            }
+        }
+        guard let real else {
+            return Disagreement(program: program, real: ["hung: still running after \(timeLimit)"], model: ModelRunner.runModel(program).lines)
+        }
         let model = ModelRunner.runModel(program).lines
         return real == model ? nil : Disagreement(program: program, real: real, model: model)
     }
 
     /// The smallest program found that still disagrees: operations, then variants, tags,
-    /// aliases and dependencies removed one at a time while the disagreement stays.
+    /// aliases and dependencies removed one at a time while the disagreement stays. A hang is
+    /// not shrunk: each try could hang for the whole time limit.
     static func shrink(_ disagreement: Disagreement) async -> Disagreement {
+        if disagreement.real.first?.hasPrefix("hung") == true { return disagreement }
         var smallest = disagreement
         var changed = true
         while changed {
@@ -55,6 +81,39 @@ struct ModelCheckTests {
             // Places count the scopes and children made before them: keep the program valid.
             if isValid(candidate) { candidates.append(candidate) }
         }
+        // Parts of operations: a child's overrides and shares, one of several concurrent
+        // resolves, readers of a lazy read beyond two.
+        for index in program.operations.indices {
+            func with(_ operation: ModelProgram.Operation) {
+                var candidate = program
+                candidate.operations[index] = operation
+                if isValid(candidate) { candidates.append(candidate) }
+            }
+            switch program.operations[index] {
+            case .makeChild(let overrides, let shares, let parent):
+                for offset in overrides.indices {
+                    var fewer = overrides
+                    fewer.remove(at: offset)
+                    with(.makeChild(overrides: fewer, shares: shares, parent: parent))
+                }
+                for offset in shares.indices {
+                    var fewer = shares
+                    fewer.remove(at: offset)
+                    with(.makeChild(overrides: overrides, shares: fewer, parent: parent))
+                }
+            case .concurrently(let resolves):
+                if resolves.count == 1 { with(.resolve(resolves[0].0, resolves[0].1)) }
+                for offset in resolves.indices where resolves.count > 1 {
+                    var fewer = resolves
+                    fewer.remove(at: offset)
+                    with(.concurrently(fewer))
+                }
+            case .lazyRead(let alias, let place, let readers) where readers > 2:
+                with(.lazyRead(alias: alias, place, readers: 2))
+            default:
+                break
+            }
+        }
         for index in program.services.indices.reversed() {
             var candidate = program
             candidate.services.remove(at: index)
@@ -71,7 +130,10 @@ struct ModelCheckTests {
             if !service.variants.isEmpty { with { $0.variants = [] } }
             if !service.tags.isEmpty { with { $0.tags = [] } }
             if !service.aliases.isEmpty { with { $0.aliases = [] } }
-            if service.scope != .unique { with { $0.scope = .unique } }
+            if service.scope != .unique { with { $0.scope = .unique; $0.ttl = nil; $0.eager = false } }
+            if service.decorators > 0 { with { $0.decorators -= 1 } }
+            if service.ttl != nil { with { $0.ttl = nil } }
+            if service.eager { with { $0.eager = false } }
         }
         return candidates
     }
@@ -100,7 +162,7 @@ struct ModelCheckTests {
                 case .reference(let key, let name):
                     guard let referenced = program.service(key) else { return false }
                     if let name, !referenced.variants.contains(where: { $0.name == name }) { return false }
-                case .inCode(let key):
+                case .inCode(let key), .typed(let key):
                     if program.service(key) == nil { return false }
                 case .wrapped(let alias):
                     if !program.services.contains(where: { $0.aliases.contains(alias) }) { return false }
@@ -112,16 +174,19 @@ struct ModelCheckTests {
         for operation in program.operations {
             switch operation {
             case .resolve(let target, let place): if !valid(target, place) { return false }
+            case .resolveTyped(let key, let place): if !valid(.key(key, name: nil), place) { return false }
+            case .resetChild(let index): if index >= children { return false }
             case .concurrently(let resolves): if !resolves.allSatisfy({ valid($0.0, $0.1) }) { return false }
             case .makeScope: scopes += 1
             case .endScope(let index): if index >= scopes { return false }
             case .shutDownChild(let index): if index >= children { return false }
             case .resetService(let key): if program.service(key) == nil { return false }
-            case .makeChild(let overrides, let shares):
+            case .makeChild(let overrides, let shares, let parent):
+                if let parent, parent >= children { return false }
                 children += 1
                 if !(overrides + shares).allSatisfy({ program.service($0) != nil }) { return false }
             case .lazyRead(let alias, let place, _): if !valid(.alias(alias), place) { return false }
-            case .reset, .shutDown: break
+            case .reset, .shutDown, .start, .advance, .resetScope: break
             }
         }
         return true

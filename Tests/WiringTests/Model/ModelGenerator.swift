@@ -21,6 +21,8 @@ struct ModelGenerator {
                 let scope: ModelProgram.Scope? = chance(50) ? pick(ModelProgram.Scope.allCases) : nil
                 services[index].variants = [ModelProgram.Variant(name: pick(["eu", "us"]), scope: scope, dependencies: nil)]
             }
+            if services[index].scope == .cached, services[index].variants.isEmpty, chance(30) { services[index].ttl = Int.random(in: 1...3, using: &random) }
+            if services[index].variants.isEmpty, chance(20) { services[index].decorators = Int.random(in: 1...2, using: &random) }
         }
         for alias in 0..<ModelProgram.aliasCount where chance(50) {
             services[Int.random(in: 0..<count, using: &random)].aliases.append(alias)
@@ -45,6 +47,7 @@ struct ModelGenerator {
                 dependencies.append(.tagged(tag))
             }
             if chance(15) { dependencies.append(.inCode(services[Int.random(in: 0..<count, using: &random)].key)) }
+            if chance(15) { dependencies.append(.typed(services[Int.random(in: 0..<count, using: &random)].key)) }
             let aliases = (0..<ModelProgram.aliasCount).filter { alias in services.contains { $0.aliases.contains(alias) } }
             if chance(12), !aliases.isEmpty { dependencies.append(.wrapped(alias: pick(aliases))) }
             services[index].dependencies = dependencies
@@ -53,7 +56,7 @@ struct ModelGenerator {
                 switch dependency {
                 case .reference(let key, _): reachesScoped[Int(key.dropFirst())!]
                 case .tagged(let tag): services.indices.contains { services[$0].tags.contains(tag) && reachesScoped[$0] }
-                case .inCode, .wrapped: false
+                case .inCode, .typed, .wrapped: false
                 }
             }
             // A variant that keeps must not inherit a path to a scoped instance.
@@ -62,9 +65,34 @@ struct ModelGenerator {
                 services[index].variants = [variant]
             }
         }
+        markEager(&services)
         var program = ModelProgram(services: services, operations: [])
         program.operations = operations(for: program)
         return program
+    }
+
+    /// Makes some kept services without variants `eager`, each only when nothing it builds (it,
+    /// and what it depends on, in the manifest or in code) is built by another eager one: a
+    /// start builds them concurrently, and what they build is then the same in any order.
+    private mutating func markEager(_ services: inout [ModelProgram.Service]) {
+        var claimed = Set<String>()
+        for index in services.indices where services[index].scope.keeps && services[index].variants.isEmpty && chance(25) {
+            var reached = Set<String>()
+            var pending = [services[index].key]
+            while let key = pending.popLast() {
+                guard reached.insert(key).inserted, let service = services.first(where: { $0.key == key }) else { continue }
+                for dependency in service.dependencies + service.variants.flatMap({ $0.dependencies ?? [] }) {
+                    switch dependency {
+                    case .reference(let key, _), .inCode(let key), .typed(let key): pending.append(key)
+                    case .tagged(let tag): pending += services.filter { $0.tags.contains(tag) }.map(\.key)
+                    case .wrapped(let alias): pending += services.filter { $0.aliases.contains(alias) }.prefix(1).map(\.key)
+                    }
+                }
+            }
+            guard reached.isDisjoint(with: claimed) else { continue }
+            claimed.formUnion(reached)
+            services[index].eager = true
+        }
     }
 
     private mutating func operations(for program: ModelProgram) -> [ModelProgram.Operation] {
@@ -73,14 +101,17 @@ struct ModelGenerator {
         let inCode = program.services.contains { service in
             (service.dependencies + service.variants.flatMap { $0.dependencies ?? [] }).contains { dependency in
                 switch dependency {
-                case .inCode, .wrapped: true
+                case .inCode, .typed, .wrapped: true
                 case .reference, .tagged: false
                 }
             }
         }
         let length = Int.random(in: 3...24, using: &random)
         for _ in 0..<length {
-            switch Int.random(in: 0..<100, using: &random) {
+            switch Int.random(in: 0..<120, using: &random) {
+            case 0..<45 where chance(25):
+                // By type: the one-step lane for a plain unique service, the type cache for a kept one.
+                operations.append(.resolveTyped(pick(program.services).key, place(scopes: scopes, children: children)))
             case 0..<45:
                 let target = target(in: program)
                 // Scopes resolve no tags.
@@ -96,23 +127,33 @@ struct ModelGenerator {
                     (target(in: program, tags: false), place(scopes: scopes, children: children))
                 }
                 operations.append(.concurrently(resolves))
-            case 53..<60:
+            case 53..<58:
                 operations.append(.reset)
-            case 60..<66:
+            case 58..<62:
                 operations.append(.resetService(pick(program.services).key))
-            case 66..<76:
+            case 62..<66:
+                operations.append(.resetScope(pick([.cached, .session, .shared, .singleton])))
+            case 66..<74:
                 operations.append(.makeScope)
                 scopes += 1
-            case 76..<82 where scopes > 0:
+            case 74..<80 where scopes > 0:
                 operations.append(.endScope(Int.random(in: 0..<scopes, using: &random)))
-            case 82..<92:
+            case 80..<90:
                 let keys = program.services.map(\.key)
                 let overrides = keys.filter { _ in chance(25) }
                 let shares = keys.filter { !overrides.contains($0) && chance(20) }
-                operations.append(.makeChild(overrides: overrides, shares: shares))
+                // A grandchild, sometimes: a child of a child made before.
+                let parent = children > 0 && chance(30) ? Int.random(in: 0..<children, using: &random) : nil
+                operations.append(.makeChild(overrides: overrides, shares: shares, parent: parent))
                 children += 1
-            case 92..<97 where children > 0:
+            case 90..<94 where children > 0:
                 operations.append(.shutDownChild(Int.random(in: 0..<children, using: &random)))
+            case 94..<97 where children > 0:
+                operations.append(.resetChild(Int.random(in: 0..<children, using: &random)))
+            case 97..<103:
+                operations.append(.start)
+            case 103..<109:
+                operations.append(.advance(Int.random(in: 1...3, using: &random)))
             default:
                 let aliases = (0..<ModelProgram.aliasCount).filter { alias in program.services.contains { $0.aliases.contains(alias) } }
                 if chance(50), !aliases.isEmpty {

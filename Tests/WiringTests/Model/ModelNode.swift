@@ -1,14 +1,48 @@
-/// What every service of a model program builds: its label (`S3`, `S3[eu]`, `override:S3`) and
-/// the instances its factory got, in the order it asked for them. The reference model builds
-/// the same objects, so one ``Observation`` renderer serves both.
-final class ModelNode: ModelAlias0, ModelAlias1, ModelAlias2, ModelAlias3, @unchecked Sendable {
+/// What every service of a model program builds: its label (`S3`, `S3[eu]`, `override:S3`,
+/// `S3+0` for its first decorator) and the instances its factory got, in the order it asked for
+/// them. The reference model builds the same objects, so one ``Observation`` renderer serves
+/// both.
+///
+/// Each service key has a class of its own (`S3` builds an ``S3``), so that a typed resolve,
+/// `container.resolve(S3.self)` or a factory's `r.resolve(S3.self)`, names the service by its
+/// type as an app does.
+class ModelNode: ModelAlias0, ModelAlias1, ModelAlias2, ModelAlias3, @unchecked Sendable {
     let label: String
     let dependencies: [ModelNode]
-    init(label: String, dependencies: [ModelNode]) {
+    required init(label: String, dependencies: [ModelNode]) {
         self.label = label
         self.dependencies = dependencies
     }
+
+    /// The classes of the service keys `S0`…`S7`, by index.
+    static let types: [any ModelService.Type] = [S0.self, S1.self, S2.self, S3.self, S4.self, S5.self, S6.self, S7.self]
+
+    /// The class of service `key` (`S3`).
+    static func type(of key: String) -> any ModelService.Type { types[Int(key.dropFirst())!] }
+
+    /// A node of service `key`'s class.
+    static func make(key: String, label: String, dependencies: [ModelNode]) -> ModelNode {
+        type(of: key).init(label: label, dependencies: dependencies)
+    }
+
+    /// The service key of a label: `S3` of `S3[eu]`, `override:S3` or `S3+1`.
+    static func key(ofLabel label: String) -> String {
+        let registration = label.hasPrefix("override:") ? String(label.dropFirst("override:".count)) : label
+        return String(registration.prefix { $0 != "[" && $0 != "+" })
+    }
 }
+
+/// The classes a model program's services build, one per key, so that each is resolvable by type.
+protocol ModelService: ModelNode {}
+
+final class S0: ModelNode, ModelService, @unchecked Sendable {}
+final class S1: ModelNode, ModelService, @unchecked Sendable {}
+final class S2: ModelNode, ModelService, @unchecked Sendable {}
+final class S3: ModelNode, ModelService, @unchecked Sendable {}
+final class S4: ModelNode, ModelService, @unchecked Sendable {}
+final class S5: ModelNode, ModelService, @unchecked Sendable {}
+final class S6: ModelNode, ModelService, @unchecked Sendable {}
+final class S7: ModelNode, ModelService, @unchecked Sendable {}
 
 /// The protocols a model program's services implement (`implements: [ModelAlias0]`).
 protocol ModelAlias0: AnyObject, Sendable {}

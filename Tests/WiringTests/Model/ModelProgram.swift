@@ -1,25 +1,31 @@
-/// A random program for the reference model check: a manifest (services with scopes, variants,
-/// aliases, tags and references) and the operations run against it (resolves by key, name,
-/// alias and tag, from the container, a scope or a child, some from several tasks at once;
-/// resets; scopes made and ended; children made with overrides and shares, and shut down;
-/// the container's shutdown; lazy wrappers first read by several threads at once).
+/// A random program for the reference model check: a manifest (services with scopes, time to
+/// live, variants, aliases, tags, decorators, `eager` and references) and the operations run
+/// against it (resolves by key, name, alias, type and tag, from the container, a scope or a
+/// child, some from several tasks at once; `start()`; a clock moved on; resets of everything, a
+/// service or a scope; scopes made and ended; children and grandchildren made with overrides
+/// and shares, reset and shut down; the container's shutdown; lazy wrappers first read by
+/// several threads at once).
 ///
 /// The same program runs on the real ``Container`` (``ModelRunner``) and on the
 /// ``ReferenceModel``; both report ``Observation``s, which must agree.
 struct ModelProgram: CustomStringConvertible {
     enum Scope: String, CaseIterable {
-        case unique, graph, cached, singleton, scoped
-        var keeps: Bool { self == .cached || self == .singleton }
+        /// `session` is a custom scope the manifest declares.
+        case unique, graph, cached, singleton, scoped, shared, session
+        /// Whether the container keeps its instances (`shared` ones while something holds
+        /// them: the runs hold every instance they see, so never less than the program).
+        var keeps: Bool { self == .cached || self == .singleton || self == .shared || self == .session }
     }
 
     /// A dependency of a service's factory: a `!service` reference (`static`), a `!tagged` one,
-    /// a resolve by key in the factory's code, which the manifest's checks cannot see, or the
-    /// resolve of an alias by a property wrapper of what the factory builds (which joins the
-    /// factory's resolution).
+    /// a resolve by key in the factory's code, which the manifest's checks cannot see, one by
+    /// type in the factory's code (`r.resolve(S3.self)`), or the resolve of an alias by a
+    /// property wrapper of what the factory builds (which joins the factory's resolution).
     enum Dependency: Equatable {
         case reference(String, name: String?)
         case tagged(String)
         case inCode(String)
+        case typed(String)
         case wrapped(alias: Int)
     }
 
@@ -38,6 +44,13 @@ struct ModelProgram: CustomStringConvertible {
         var aliases: [Int]
         var tags: [String]
         var variants: [Variant]
+        /// `ttl:` in seconds of the model's clock, for a `cached` service.
+        var ttl: Int? = nil
+        /// How many decorators wrap it (`S3+0` innermost, then `S3+1`), for a service without
+        /// variants.
+        var decorators = 0
+        /// `eager: true`: `start()` builds it.
+        var eager = false
     }
 
     enum Target: Equatable {
@@ -55,6 +68,16 @@ struct ModelProgram: CustomStringConvertible {
 
     enum Operation {
         case resolve(Target, Place)
+        /// A resolve by the service's type: `container.resolve(S3.self)`, or the scope's.
+        case resolveTyped(String, Place)
+        /// `container.start()`.
+        case start
+        /// The clock moves on by this many seconds.
+        case advance(Int)
+        /// `container.reset(scope:)`.
+        case resetScope(Scope)
+        /// `reset()` of the `n`th child made.
+        case resetChild(Int)
         /// Resolves run from several tasks at once.
         case concurrently([(Target, Place)])
         case reset
@@ -62,8 +85,9 @@ struct ModelProgram: CustomStringConvertible {
         case makeScope
         case endScope(Int)
         /// A child overriding the services `overrides` (each by a factory of its own) and
-        /// sharing the parent's instances of `shares`.
-        case makeChild(overrides: [String], shares: [String])
+        /// sharing the parent's instances of `shares`: of the container, or of the `n`th child
+        /// made (`parent`).
+        case makeChild(overrides: [String], shares: [String], parent: Int? = nil)
         case shutDownChild(Int)
         case shutDown
         /// A lazy wrapper of the alias, made at `place` (the container or a child), first read
@@ -79,12 +103,27 @@ struct ModelProgram: CustomStringConvertible {
     /// The service `key` declares, if any.
     func service(_ key: String) -> Service? { services.first { $0.key == key } }
 
+    /// Whether some of its builds run at once, in an order no run can tell in advance: resolves
+    /// from several tasks, or a `start()` of several eager services. What they build is the
+    /// same whatever the order; the order of its shutdown hooks is not.
+    var hasConcurrency: Bool {
+        operations.contains { operation in
+            switch operation {
+            case .concurrently: true
+            case .start: services.filter(\.eager).count > 1
+            default: false
+            }
+        }
+    }
+
     // MARK: - The manifest
 
     var yaml: String {
-        var text = "wiring: 1\nservices:\n"
+        var text = "wiring: 1\nscopes:\n  custom:\n    session: {}\nservices:\n"
         for service in services {
             text += "  \(service.key):\n    factory: node\n    scope: \(service.scope.rawValue)\n"
+            if let ttl = service.ttl { text += "    ttl: \(ttl)\n" }
+            if service.eager { text += "    eager: true\n" }
             text += "    implements: [\(service.aliases.map { "ModelAlias\($0)" }.joined(separator: ", "))]\n"
             if !service.tags.isEmpty { text += "    tags: [\(service.tags.joined(separator: ", "))]\n" }
             text += "    args:\n" + Self.arguments(label: service.key, service.dependencies, indent: "      ")
@@ -98,18 +137,26 @@ struct ModelProgram: CustomStringConvertible {
                 }
             }
         }
+        // Decorators after every service, in the order they apply: the first innermost.
+        for service in services {
+            for index in 0..<service.decorators {
+                text += "  \(service.key)D\(index):\n    factory: decorator\n    decorates: \(service.key)\n"
+                text += "    args: { label: \"\(service.key)+\(index)\" }\n"
+            }
+        }
         return text
     }
 
     /// A factory's arguments: its label, its references, its tag and what it resolves in code.
     private static func arguments(label: String, _ dependencies: [Dependency], indent: String) -> String {
-        var references: [String] = [], code: [String] = [], wrapped: [Int] = [], tag: String?
+        var references: [String] = [], code: [String] = [], typed: [String] = [], wrapped: [Int] = [], tag: String?
         for dependency in dependencies {
             switch dependency {
             case .reference(let key, nil): references.append("!service \(key)")
             case .reference(let key, let name?): references.append("!service { service: \(key), name: \(name) }")
             case .tagged(let name): tag = name
             case .inCode(let key): code.append(key)
+            case .typed(let key): typed.append(key)
             case .wrapped(let alias): wrapped.append(alias)
             }
         }
@@ -117,6 +164,7 @@ struct ModelProgram: CustomStringConvertible {
         if !references.isEmpty { text += "\(indent)references: [\(references.joined(separator: ", "))]\n" }
         if let tag { text += "\(indent)tagged: !tagged \(tag)\n" }
         if !code.isEmpty { text += "\(indent)code: [\(code.joined(separator: ", "))]\n" }
+        if !typed.isEmpty { text += "\(indent)typed: [\(typed.joined(separator: ", "))]\n" }
         if !wrapped.isEmpty { text += "\(indent)wrapped: [\(wrapped.map(String.init).joined(separator: ", "))]\n" }
         return text
     }

@@ -2,18 +2,35 @@ import Foundation
 @testable import Wiring
 
 /// Runs a ``ModelProgram`` on the real ``Container`` and on the ``ReferenceModel``, each
-/// giving its ``Observation``.
+/// giving its ``Observation``. The real run goes through what apps call: resolves by key, by
+/// type (`container.resolve(S3.self)`, the one-step lane included) and by `implements` type,
+/// a factory's `r.resolve(S3.self)` and `r.resolve(key:)`, `start()`, `reset`, scopes,
+/// children and shutdown.
 enum ModelRunner {
     // MARK: - The real container
 
     /// What the real factories count and record: builds by label, and the instances whose
     /// shutdown hooks ran, in order. Behind `Locked`, which ThreadSanitizer understands (it
-    /// reports false races inside `Mutex` on Linux), since CI runs these under it.
+    /// reports false races inside `Mutex` on Linux), since CI runs these under it. It holds
+    /// every instance built, so that a `shared` one lives as long as the program, as the
+    /// model's do.
     final class Journal: Sendable {
         let counts = Locked<[String: Int]>([:])
         let hooks = Locked<[ModelNode]>([])
-        func built(_ label: String) { counts.withLock { $0[label, default: 0] += 1 } }
+        let held = Locked<[ModelNode]>([])
+        func built(_ node: ModelNode) {
+            counts.withLock { $0[node.label, default: 0] += 1 }
+            held.withLock { $0.append(node) }
+        }
         func takeHooks() -> [ModelNode] { hooks.withLock { hooks in defer { hooks = [] }; return hooks } }
+    }
+
+    /// The clock the container's `ttl`s are measured on, moved by the program.
+    final class ModelClock: Sendable {
+        private let start = ContinuousClock.now
+        private let seconds = Locked(0)
+        func advance(_ by: Int) { seconds.withLock { $0 += by } }
+        var now: ContinuousClock.Instant { start + .seconds(seconds.withLock { $0 }) }
     }
 
     static func registry(_ journal: Journal) -> FactoryRegistry {
@@ -28,6 +45,11 @@ enum ModelRunner {
                     dependencies.append(try r.resolve(key: key) as! ModelNode)
                 }
             }
+            if r.args["typed"] != nil {
+                for key in try r.arg("typed", as: [String].self) {
+                    dependencies.append(try resolveTyped(ModelNode.type(of: key), through: r))
+                }
+            }
             // As `@Injected var value: any ModelAlias0` of what the factory builds resolves,
             // with its error seen instead of stopping the program.
             if r.args["wrapped"] != nil {
@@ -35,10 +57,28 @@ enum ModelRunner {
                     dependencies.append(try resolveAlias(alias, from: nil, name: nil, in: nil))
                 }
             }
-            journal.built(label)
-            return ModelNode(label: label, dependencies: dependencies)
+            let node = ModelNode.make(key: ModelNode.key(ofLabel: label), label: label, dependencies: dependencies)
+            journal.built(node)
+            return node
+        }.onShutdown { (node: ModelNode) in journal.hooks.withLock { $0.append(node) } }
+        registry.factory("decorator") { r in
+            let inner = try r.decorated(ModelNode.self)
+            let node = ModelNode.make(key: ModelNode.key(ofLabel: inner.label), label: try r.arg("label"), dependencies: [inner])
+            journal.built(node)
+            return node
         }.onShutdown { (node: ModelNode) in journal.hooks.withLock { $0.append(node) } }
         return registry
+    }
+
+    /// `r.resolve(T.self)` for the service class `type`.
+    static func resolveTyped<T: ModelService>(_ type: T.Type, through context: FactoryContext) throws(ResolutionError) -> ModelNode {
+        try context.resolve(type)
+    }
+
+    /// `container.resolve(T.self)`, or the scope's, for the service class `type`.
+    static func resolveTyped<T: ModelService>(_ type: T.Type, container: Container, scope: ContainerScope?) throws(ResolutionError) -> ModelNode {
+        guard let scope else { return try container.resolve(type) }
+        return try scope.resolve(type)
     }
 
     /// The service implementing alias `alias`, resolved as its wrappers resolve it: joining the
@@ -103,7 +143,7 @@ enum ModelRunner {
         }
     }
 
-    /// A synchronous resolve of `target` from `container` or `scope`.
+    /// A synchronous resolve of `target` from `container` or `scope`, through the public API.
     static func resolve(_ target: ModelProgram.Target, container: Container, scope: ContainerScope?) -> Observation.Outcome {
         outcome {
             switch target {
@@ -111,8 +151,16 @@ enum ModelRunner {
                 if let scope { return try scope.resolve(key: key, name: name) }
                 return try container.resolve(key: key, name: name)
             case .alias(let alias):
-                let type: Any.Type = [(any ModelAlias0).self, (any ModelAlias1).self, (any ModelAlias2).self, (any ModelAlias3).self][alias]
-                return try scope.map { try $0.resolveAny(type) } ?? container.resolveAny(type)
+                func typed<T>(_ type: T.Type) throws(ResolutionError) -> Any {
+                    guard let scope else { return try container.resolve(type) }
+                    return try scope.resolve(type)
+                }
+                switch alias {
+                case 0: return try typed((any ModelAlias0).self)
+                case 1: return try typed((any ModelAlias1).self)
+                case 2: return try typed((any ModelAlias2).self)
+                default: return try typed((any ModelAlias3).self)
+                }
             case .tagged(let tag):
                 return try container.resolveAll(ModelNode.self, tagged: tag)
             }
@@ -122,15 +170,17 @@ enum ModelRunner {
     static func runReal(_ program: ModelProgram) async -> Observation {
         var observation = Observation()
         let journal = Journal()
+        let clock = ModelClock()
         let container: Container
         do {
             container = try Container(manifest: try TestSupport.temporaryFile(program.yaml, name: "services.yaml"),
-                                      registry: registry(journal), contexts: .none, options: .init(environment: [:]))
+                                      registry: registry(journal), contexts: .none,
+                                      options: .init(environment: [:], now: { clock.now }))
         } catch {
             observation.note("manifest refused: \(error)")
             return observation
         }
-        let ordered = !program.operations.contains { if case .concurrently = $0 { true } else { false } }
+        let ordered = !program.hasConcurrency
         var scopes: [ContainerScope] = []
         var children: [Container?] = []
         func place(_ place: ModelProgram.Place) -> (Container, ContainerScope?)? {
@@ -145,6 +195,9 @@ enum ModelRunner {
             case .resolve(let target, let where_):
                 guard let (resolving, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
                 observation.record("\(index)", resolve(target, container: resolving, scope: scope))
+            case .resolveTyped(let key, let where_):
+                guard let (resolving, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
+                observation.record("\(index)", outcome { try resolveTyped(ModelNode.type(of: key), container: resolving, scope: scope) })
             case .concurrently(let resolves):
                 let places = resolves.map { place($0.1) }
                 let outcomes = await withTaskGroup(of: (Int, Observation.Outcome?).self) { group in
@@ -164,10 +217,24 @@ enum ModelRunner {
                 for (offset, outcome) in outcomes.enumerated() {
                     if let outcome { observation.record("\(index).\(offset)", outcome, concurrent: true) } else { observation.note("\(index).\(offset): skipped") }
                 }
+            case .start:
+                do {
+                    try await container.start()
+                    observation.note("\(index): started")
+                } catch {
+                    observation.note("\(index): start failed")
+                    observation.recordHooks("\(index)", journal.takeHooks(), ordered: ordered)
+                }
+            case .advance(let seconds):
+                clock.advance(seconds)
             case .reset:
                 container.reset()
             case .resetService(let key):
                 container.reset(service: key)
+            case .resetScope(let scope):
+                container.reset(scope: Scope(scope.rawValue))
+            case .resetChild(let number):
+                children[number]?.reset()
             case .makeScope:
                 scopes.append(container.makeScope())
             case .endScope(let number):
@@ -177,13 +244,19 @@ enum ModelRunner {
                     observation.note("\(index): \(error)")
                 }
                 observation.recordHooks("\(index)", journal.takeHooks(), ordered: ordered)
-            case .makeChild(let overrides, let shares):
+            case .makeChild(let overrides, let shares, let parent):
+                guard let parentContainer = parent.map({ children[$0] }) ?? container else {
+                    children.append(nil)
+                    observation.note("\(index): child refused")
+                    continue
+                }
                 do {
-                    children.append(try container.child { child in
+                    children.append(try parentContainer.child { child in
                         for key in overrides {
                             child.override(key: key) { _ in
-                                journal.built("override:\(key)")
-                                return ModelNode(label: "override:\(key)", dependencies: [])
+                                let node = ModelNode.make(key: key, label: "override:\(key)", dependencies: [])
+                                journal.built(node)
+                                return node
                             }
                         }
                         for key in shares { child.share(key: key) }
@@ -219,99 +292,11 @@ enum ModelRunner {
         }
         observation.recordHooks(label, journal.takeHooks(), ordered: ordered)
     }
-
-    // MARK: - The model
-
-    static func runModel(_ program: ModelProgram) -> Observation {
-        var observation = Observation()
-        let model = ReferenceModel(program)
-        let ordered = !program.operations.contains { if case .concurrently = $0 { true } else { false } }
-        var scopes: [ReferenceModel.Scope] = []
-        var children: [ReferenceModel.World?] = []
-        func place(_ place: ModelProgram.Place) -> (ReferenceModel.World, ReferenceModel.Scope?)? {
-            switch place {
-            case .root: return (model.root, nil)
-            case .scope(let index): return (model.root, scopes[index])
-            case .child(let index): return children[index].map { ($0, nil) }
-            }
-        }
-        func resolve(_ target: ModelProgram.Target, in world: ReferenceModel.World, scope: ReferenceModel.Scope?) -> Observation.Outcome {
-            do throws(ReferenceModel.Failure) {
-                switch target {
-                case .key(let key, let name):
-                    return .instance(try model.resolve(.init(key: key, name: name), in: world, scope: scope))
-                case .alias(let alias):
-                    guard let registration = model.registration(implementing: alias) else { return .failure(kind: "unknownService", service: nil) }
-                    return .instance(try model.resolve(registration, in: world, scope: scope))
-                case .tagged(let tag):
-                    var nodes: [ModelNode] = []
-                    for member in model.tagged(tag) { nodes.append(try model.resolve(member, in: world, scope: nil)) }
-                    return .list(nodes)
-                }
-            } catch {
-                return .failure(kind: error.kind, service: error.service)
-            }
-        }
-        for (index, operation) in program.operations.enumerated() {
-            switch operation {
-            case .resolve(let target, let where_):
-                guard let (world, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
-                observation.record("\(index)", resolve(target, in: world, scope: scope))
-            case .concurrently(let resolves):
-                for (offset, (target, where_)) in resolves.enumerated() {
-                    guard let (world, scope) = place(where_) else { observation.note("\(index).\(offset): skipped"); continue }
-                    observation.record("\(index).\(offset)", resolve(target, in: world, scope: scope), concurrent: true)
-                }
-            case .reset:
-                model.reset(model.root)
-            case .resetService(let key):
-                model.reset(model.root, key: key)
-            case .makeScope:
-                scopes.append(ReferenceModel.Scope())
-            case .endScope(let number):
-                observation.recordHooks("\(index)", model.end(scopes[number]), ordered: ordered)
-            case .makeChild(let overrides, let shares):
-                if model.root.isShutDown || model.refusesChild(overrides: Set(overrides), shares: Set(shares)) {
-                    children.append(nil)
-                    observation.note("\(index): child refused")
-                } else {
-                    let child = ReferenceModel.World(parent: model.root, overrides: Set(overrides), shares: Set(shares))
-                    model.root.children.append(child)
-                    children.append(child)
-                }
-            case .shutDownChild(let number):
-                guard let child = children[number] else { observation.note("\(index): skipped"); continue }
-                model.root.children.removeAll { $0 === child }
-                observation.recordHooks("\(index)", model.shutDown(child), ordered: ordered)
-            case .shutDown:
-                observation.recordHooks("\(index)", model.shutDown(model.root), ordered: ordered)
-            case .lazyRead(let alias, let where_, let readers):
-                // One resolve, of its own, whose outcome every reader gets.
-                guard let (world, _) = place(where_) else { observation.note("\(index): skipped"); continue }
-                let outcome = resolve(.alias(alias), in: world, scope: nil)
-                for reader in 0..<readers { observation.record("\(index).\(reader)", outcome) }
-            }
-        }
-        observation.recordHooks("end", model.shutDown(model.root), ordered: ordered)
-        observation.recordCounts(model.counts, of: program)
-        return observation
-    }
 }
 
 extension Container {
     /// Resolves the service declared for the type `type` names, whatever it is.
     func resolveAny(_ type: Any.Type) throws(ResolutionError) -> Any {
         try resolveInstance(type, name: nil, arguments: .none, state: nil)
-    }
-}
-
-extension ContainerScope {
-    /// Resolves, in this scope, the service declared for the type `type` names.
-    func resolveAny(_ type: Any.Type) throws(ResolutionError) -> Any {
-        try checkOpen()
-        let state = ResolutionState.acquire()
-        state.scope = self
-        defer { ResolutionState.recycle(state, container: container) }
-        return try container.resolveInstance(type, name: nil, arguments: .none, state: state)
     }
 }

@@ -56,12 +56,10 @@ struct Observation {
     /// on) a kept service's build needs depends on whether the resolution that built it had
     /// them already, which depends on which task got there first.
     mutating func recordCounts(_ counts: [String: Int], of program: ModelProgram) {
-        let concurrent = program.operations.contains { if case .concurrently = $0 { true } else { false } }
         let shown = counts.filter { label, _ in
-            guard concurrent else { return true }
-            let registration = label.hasPrefix("override:") ? String(label.dropFirst("override:".count)) : label
-            let key = String(registration.prefix { $0 != "[" })
-            let name = registration.contains("[") ? String(registration.drop { $0 != "[" }.dropFirst().dropLast()) : nil
+            guard program.hasConcurrency else { return true }
+            let key = ModelNode.key(ofLabel: label)
+            let name = label.contains("[") ? String(label.drop { $0 != "[" }.dropFirst().prefix { $0 != "]" }) : nil
             guard let service = program.service(key) else { return true }
             let scope = name.flatMap { name in service.variants.first { $0.name == name }?.scope } ?? service.scope
             return scope.keeps || scope == .scoped

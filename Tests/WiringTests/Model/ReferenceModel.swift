@@ -7,16 +7,24 @@
 ///   asks: `!service` references, then `!tagged` services (manifest order), then resolves in
 ///   code, then what the property wrappers of what it builds resolve: all in one resolution.
 /// - `unique`: built at each resolve. `graph`: once per top-level resolve (everything built
-///   during it shares it). `cached` and `singleton`: kept by the container until `reset()`.
-///   `scoped`: kept by the scope resolving, an error without one, or when a service the
-///   container keeps is on the path (it would keep the scope's instance).
+///   during it shares it). `cached`, `shared`, `singleton` and the custom `session`: kept by
+///   the container until a reset (of everything, of the service, or of its scope), and a
+///   `cached` one with a `ttl` until the clock reaches it. `scoped`: kept by the scope
+///   resolving, an error without one, or when a service the container keeps is on the path
+///   (it would keep the scope's instance).
+/// - A service's decorators wrap what its factory (or a child's override) built, the first
+///   innermost; what is kept, shared in a graph and handed out is the outermost. Each layer
+///   but an override has a shutdown hook; the hooks of one instance run outermost first.
+/// - `start()` resolves each `eager` service once, as a top-level resolve; when one fails, it
+///   shuts down and drops every kept instance, and may be tried again.
 /// - A registration met again on its own path is a circular dependency.
 /// - Kept instances' shutdown hooks run at the container's shutdown (also of instances a
 ///   reset dropped), the last built first; a scope's, when it ends. A child's shutdown runs its
 ///   own; the parent's shuts its live children down first, the most recent first.
 /// - A child resolves what it overrides with its own factory (in the service's scope), what it
 ///   shares from its parent (a resolve of the parent's, each time), and everything else as its
-///   parent declares it, keeping its own instances.
+///   parent declares it (a grandchild inherits its parent's overrides and shares), keeping its
+///   own instances.
 final class ReferenceModel {
     struct Registration: Hashable {
         let key: String
@@ -29,7 +37,8 @@ final class ReferenceModel {
         let parent: World?
         let overrides: Set<String>
         let shares: Set<String>
-        var kept: [Registration: ModelNode] = [:]
+        /// Kept instances, each with the time it expires at, if it does.
+        var kept: [Registration: (node: ModelNode, expires: Int?)] = [:]
         /// Kept instances in the order built, for the shutdown hooks.
         var hooks: [ModelNode] = []
         var children: [World] = []
@@ -43,7 +52,7 @@ final class ReferenceModel {
     }
 
     final class Scope {
-        var kept: [Registration: ModelNode] = [:]
+        var kept: [Registration: (node: ModelNode, expires: Int?)] = [:]
         var hooks: [ModelNode] = []
         var ended = false
     }
@@ -56,6 +65,10 @@ final class ReferenceModel {
     let program: ModelProgram
     let root: World
     private(set) var counts: [String: Int] = [:]
+    /// The clock, in seconds.
+    var now = 0
+    /// Whether a `start()` succeeded.
+    var started = false
 
     init(_ program: ModelProgram) {
         self.program = program
@@ -69,6 +82,19 @@ final class ReferenceModel {
         return registration.name.flatMap { name in service.variants.first { $0.name == name }?.scope } ?? service.scope
     }
 
+    /// The `ttl` of `registration`: its service's, unless a variant has a scope of its own.
+    func ttl(of registration: Registration) -> Int? {
+        let service = program.service(registration.key)!
+        guard let name = registration.name else { return service.ttl }
+        return service.variants.first { $0.name == name }?.scope == nil ? service.ttl : nil
+    }
+
+    /// How many decorators wrap `registration`: its service's (a service with decorators has no
+    /// variants).
+    func decorators(of registration: Registration) -> Int {
+        registration.name == nil ? program.service(registration.key)!.decorators : 0
+    }
+
     /// The dependencies the factory asks for, in the order it asks.
     func dependencies(of registration: Registration) -> [ModelProgram.Dependency] {
         let service = program.service(registration.key)!
@@ -76,8 +102,28 @@ final class ReferenceModel {
         var ordered = written.filter { if case .reference = $0 { true } else { false } }
         ordered += written.filter { if case .tagged = $0 { true } else { false } }
         ordered += written.filter { if case .inCode = $0 { true } else { false } }
+        ordered += written.filter { if case .typed = $0 { true } else { false } }
         ordered += written.filter { if case .wrapped = $0 { true } else { false } }
         return ordered
+    }
+
+    /// What a child (or one of its ancestors) changed of the service `key`, the nearest change
+    /// first: a child resolves as its parent declares, its parent's changes included.
+    enum Change {
+        /// Built with the child's own factory, kept by the container resolving.
+        case override
+        /// Resolved from this container, the parent of the child that shares it.
+        case share(from: World)
+    }
+
+    func change(of key: String, in world: World) -> Change? {
+        var next: World? = world
+        while let current = next, let parent = current.parent {
+            if current.shares.contains(key) { return .share(from: parent) }
+            if current.overrides.contains(key) { return .override }
+            next = parent
+        }
+        return nil
     }
 
     /// Every service and variant with `tag`, in manifest order.
@@ -101,27 +147,29 @@ final class ReferenceModel {
     private func build(_ registration: Registration, in world: World, scope: Scope?, graph: inout [Registration: ModelNode],
                        path: [Registration]) throws(Failure) -> ModelNode {
         if path.contains(registration) { throw Failure(kind: "circularDependency", service: registration.label) }
-        // A child's share: the parent's instance, by a resolve of the parent's own.
-        if registration.name == nil, world.shares.contains(registration.key), let parent = world.parent {
+        // A share: the instance of the parent of the child that shares it, by a resolve of
+        // that parent's own.
+        let change = registration.name == nil ? self.change(of: registration.key, in: world) : nil
+        if case .share(let parent)? = change {
             return try resolve(registration, in: parent, scope: nil)
         }
         let scopeKind = self.scope(of: registration)
         switch scopeKind {
-        case .singleton, .cached:
-            if let kept = world.kept[registration] { return kept }
+        case .singleton, .cached, .shared, .session:
+            if let kept = world.kept[registration], kept.expires.map({ now < $0 }) ?? true { return kept.node }
         case .scoped:
             guard let scope, !path.contains(where: { self.scope(of: $0).keeps }) else {
                 throw Failure(kind: "scopeRequired", service: registration.label)
             }
             if scope.ended { throw Failure(kind: "shutDown", service: registration.label) }
-            if let kept = scope.kept[registration] { return kept }
+            if let kept = scope.kept[registration] { return kept.node }
         case .graph:
             if let built = graph[registration] { return built }
         case .unique:
             break
         }
-        let node: ModelNode
-        if registration.name == nil, world.overrides.contains(registration.key) {
+        var node: ModelNode
+        if case .override? = change {
             node = ModelNode(label: "override:\(registration.key)", dependencies: [])
         } else {
             var built: [ModelNode] = []
@@ -132,7 +180,7 @@ final class ReferenceModel {
                     built.append(try build(Registration(key: key, name: name), in: world, scope: scope, graph: &graph, path: onPath))
                 case .tagged(let tag):
                     for member in tagged(tag) { built.append(try build(member, in: world, scope: scope, graph: &graph, path: onPath)) }
-                case .inCode(let key):
+                case .inCode(let key), .typed(let key):
                     built.append(try build(Registration(key: key, name: nil), in: world, scope: scope, graph: &graph, path: onPath))
                 case .wrapped(let alias):
                     // A wrapper of the instance being built joins its resolution.
@@ -143,15 +191,21 @@ final class ReferenceModel {
             node = ModelNode(label: registration.label, dependencies: built)
         }
         counts[node.label, default: 0] += 1
-        // An override's factory is the child's, without the service's shutdown hook.
-        let hasHook = !node.label.hasPrefix("override:")
+        // An override's factory is the child's, without the service's shutdown hook; each
+        // decorator's has one.
+        var layers = node.label.hasPrefix("override:") ? [] : [node]
+        for index in 0..<decorators(of: registration) {
+            node = ModelNode(label: "\(registration.key)+\(index)", dependencies: [node])
+            counts[node.label, default: 0] += 1
+            layers.append(node)
+        }
         switch scopeKind {
-        case .singleton, .cached:
-            world.kept[registration] = node
-            if hasHook { world.hooks.append(node) }
+        case .singleton, .cached, .shared, .session:
+            world.kept[registration] = (node, ttl(of: registration).map { now + $0 })
+            world.hooks += layers
         case .scoped:
-            scope?.kept[registration] = node
-            if hasHook { scope?.hooks.append(node) }
+            scope?.kept[registration] = (node, nil)
+            scope?.hooks += layers
         case .graph:
             graph[registration] = node
         case .unique:
@@ -165,6 +219,37 @@ final class ReferenceModel {
     /// Drops kept instances (of `key` only, when given); their hooks still run at shutdown.
     func reset(_ world: World, key: String? = nil) {
         world.kept = world.kept.filter { key != nil && $0.key.key != key }
+    }
+
+    /// Drops the kept instances of the registrations in `kind`.
+    func reset(_ world: World, scope kind: ModelProgram.Scope) {
+        world.kept = world.kept.filter { scope(of: $0.key) != kind }
+    }
+
+    /// `start()`: each `eager` service resolved once, in manifest order; whether all were
+    /// built, and the instances whose hooks ran. A start that fails shuts down every instance
+    /// the container keeps (the last built first), drops them, and may be tried again; once one
+    /// succeeded, a start does nothing; once shut down, it fails.
+    func start() -> (succeeded: Bool, hooks: [ModelNode]) {
+        if root.isShutDown { return (false, []) }
+        if started { return (true, []) }
+        var succeeded = true
+        for service in program.services where service.eager {
+            do throws(Failure) {
+                _ = try resolve(Registration(key: service.key, name: nil), in: root, scope: nil)
+            } catch {
+                succeeded = false
+            }
+        }
+        guard !succeeded else {
+            started = true
+            return (true, [])
+        }
+        defer {
+            root.hooks = []
+            root.kept = [:]
+        }
+        return (false, root.hooks.reversed())
     }
 
     /// Shuts `world` down: its live children first, the most recent first, then its kept
@@ -209,7 +294,7 @@ final class ReferenceModel {
                             if overrides.contains(member.key) { return true }
                             pending.append(member)
                         }
-                    case .inCode, .wrapped:
+                    case .inCode, .typed, .wrapped:
                         break
                     }
                 }

@@ -1,0 +1,91 @@
+/// Running a program on the ``ReferenceModel``: the same operations, recorded the same way.
+extension ModelRunner {
+    static func runModel(_ program: ModelProgram) -> Observation {
+        var observation = Observation()
+        let model = ReferenceModel(program)
+        let ordered = !program.hasConcurrency
+        var scopes: [ReferenceModel.Scope] = []
+        var children: [ReferenceModel.World?] = []
+        func place(_ place: ModelProgram.Place) -> (ReferenceModel.World, ReferenceModel.Scope?)? {
+            switch place {
+            case .root: return (model.root, nil)
+            case .scope(let index): return (model.root, scopes[index])
+            case .child(let index): return children[index].map { ($0, nil) }
+            }
+        }
+        func resolve(_ target: ModelProgram.Target, in world: ReferenceModel.World, scope: ReferenceModel.Scope?) -> Observation.Outcome {
+            do throws(ReferenceModel.Failure) {
+                switch target {
+                case .key(let key, let name):
+                    return .instance(try model.resolve(.init(key: key, name: name), in: world, scope: scope))
+                case .alias(let alias):
+                    guard let registration = model.registration(implementing: alias) else { return .failure(kind: "unknownService", service: nil) }
+                    return .instance(try model.resolve(registration, in: world, scope: scope))
+                case .tagged(let tag):
+                    var nodes: [ModelNode] = []
+                    for member in model.tagged(tag) { nodes.append(try model.resolve(member, in: world, scope: nil)) }
+                    return .list(nodes)
+                }
+            } catch {
+                return .failure(kind: error.kind, service: error.service)
+            }
+        }
+        for (index, operation) in program.operations.enumerated() {
+            switch operation {
+            case .resolve(let target, let where_):
+                guard let (world, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
+                observation.record("\(index)", resolve(target, in: world, scope: scope))
+            case .resolveTyped(let key, let where_):
+                guard let (world, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
+                observation.record("\(index)", resolve(.key(key, name: nil), in: world, scope: scope))
+            case .concurrently(let resolves):
+                for (offset, (target, where_)) in resolves.enumerated() {
+                    guard let (world, scope) = place(where_) else { observation.note("\(index).\(offset): skipped"); continue }
+                    observation.record("\(index).\(offset)", resolve(target, in: world, scope: scope), concurrent: true)
+                }
+            case .start:
+                let (succeeded, hooks) = model.start()
+                observation.note("\(index): \(succeeded ? "started" : "start failed")")
+                if !succeeded { observation.recordHooks("\(index)", hooks, ordered: ordered) }
+            case .advance(let seconds):
+                model.now += seconds
+            case .reset:
+                model.reset(model.root)
+            case .resetService(let key):
+                model.reset(model.root, key: key)
+            case .resetScope(let scope):
+                model.reset(model.root, scope: scope)
+            case .resetChild(let number):
+                if let child = children[number] { model.reset(child) }
+            case .makeScope:
+                scopes.append(ReferenceModel.Scope())
+            case .endScope(let number):
+                observation.recordHooks("\(index)", model.end(scopes[number]), ordered: ordered)
+            case .makeChild(let overrides, let shares, let parent):
+                let parentWorld = parent.map { children[$0] } ?? model.root
+                if let parentWorld, !parentWorld.isShutDown, !model.refusesChild(overrides: Set(overrides), shares: Set(shares)) {
+                    let child = ReferenceModel.World(parent: parentWorld, overrides: Set(overrides), shares: Set(shares))
+                    parentWorld.children.append(child)
+                    children.append(child)
+                } else {
+                    children.append(nil)
+                    observation.note("\(index): child refused")
+                }
+            case .shutDownChild(let number):
+                guard let child = children[number] else { observation.note("\(index): skipped"); continue }
+                child.parent?.children.removeAll { $0 === child }
+                observation.recordHooks("\(index)", model.shutDown(child), ordered: ordered)
+            case .shutDown:
+                observation.recordHooks("\(index)", model.shutDown(model.root), ordered: ordered)
+            case .lazyRead(let alias, let where_, let readers):
+                // One resolve, of its own, whose outcome every reader gets.
+                guard let (world, _) = place(where_) else { observation.note("\(index): skipped"); continue }
+                let outcome = resolve(.alias(alias), in: world, scope: nil)
+                for reader in 0..<readers { observation.record("\(index).\(reader)", outcome) }
+            }
+        }
+        observation.recordHooks("end", model.shutDown(model.root), ordered: ordered)
+        observation.recordCounts(model.counts, of: program)
+        return observation
+    }
+}
