@@ -93,7 +93,8 @@ for edit in $(seq 1 "$edits"); do
         applied=$((applied + 1))
         await_count "$applied_line" "$applied" "edit $edit was not put in force"
     fi
-    if [ $((edit % 2)) -eq 0 ]; then level=debug; else level=info; fi
+    # The file starts at info: each edit flips the level, so that each is a change.
+    if [ $((edit % 2)) -eq 1 ]; then level=debug; else level=info; fi
     echo "{\"log\": {\"level\": \"$level\"}}" > "$settings"
     refreshes=$((refreshes + 1))
     await_count "$refresh_line" "$refreshes" "settings edit $edit was not refreshed"
