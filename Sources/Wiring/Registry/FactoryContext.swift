@@ -16,9 +16,11 @@
 /// }
 /// ```
 ///
-/// A context is for its factory's own work, while the factory runs. An async factory may
-/// resolve through it from concurrent child tasks (`async let`, task groups); a synchronous
-/// factory resolves through it on its own thread.
+/// A context is for its factory's work. An async factory may resolve through it from concurrent
+/// child tasks (`async let`, task groups). A factory may also keep it to resolve later, from any
+/// thread or task: once its resolution is over, a resolve through the kept context continues
+/// that resolution (its `graph` instances); from another thread while the resolution is still
+/// under way, it is a resolution of its own (see <doc:Concurrency>).
 public struct FactoryContext: @unchecked Sendable {
     /// The container, not counted, so that a context has one counted field (see ``Holder``):
     /// while the resolution runs, its caller holds the container, and once it is over, a
