@@ -232,8 +232,13 @@ struct PathEntry {
     /// Owned by the container, which outlives any resolution of it (a state's path is only
     /// walked while its container resolves), so pushing and popping counts no references.
     unowned(unsafe) let registration: Registration
-    /// The decorator being applied, or -1 for the registration's own factory.
+    /// The decorator being applied, -1 for the registration's own factory, or
+    /// ``factoryReturned`` once that factory returned (its property hooks or decorators run).
     let decorator: Int
+
+    /// `decorator` of a registration's own entry once its factory returned: no factory of it
+    /// runs there any more (see ``ResolutionPath/hasRunningFactory(from:to:)``).
+    static let factoryReturned = -2
 
     var step: ResolutionError.Step {
         guard decorator >= 0 else { return registration.step }

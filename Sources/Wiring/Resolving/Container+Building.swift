@@ -55,14 +55,29 @@ extension Container {
                 do {
                     // The slot was free: nothing of this registration is being built here.
                     _ = try checkBuildable()
-                    return place.keep(try produce(registration, arguments: arguments, state: state, hooks: &hooks),
-                                      of: registration, hooks: hooks, now: now)
+                    let instance = try produce(registration, arguments: arguments, state: state, hooks: &hooks)
+                    // Its property hooks wait for a factory below it, or it holds (or may hold)
+                    // an instance whose hooks wait: it is kept once they ran.
+                    if let index = state.waiting.lastIndex(where: { $0.registration === registration && $0.place == nil }) {
+                        state.waiting[index].place = place
+                        state.waiting[index].kept = instance
+                        state.waiting[index].hooks = hooks
+                        return instance
+                    }
+                    if !state.waiting.isEmpty, state.path.hasRunningFactory(from: state.inherited, to: state.path.count) {
+                        state.waiting.append(.init(registration: registration, instance: instance, arguments: arguments,
+                                                   place: place, kept: instance, hooks: hooks))
+                        return instance
+                    }
+                    return place.keep(instance, of: registration, hooks: hooks, now: now)
                 } catch {
                     place.slot.abandon()
                     throw error
                 }
             case .wait(let build):
                 if let instance = try checkBuildable() { return instance }
+                // Built in this resolution, its hooks running or waiting: it is not kept yet.
+                if let instance = state.instanceInBuild(of: registration) { return instance }
                 if !WaitGraph.beginWaiting(state, for: place.slot) {
                     // A cycle across threads: when it goes through builds whose property hooks
                     // are running, their instances handed over break it.
@@ -171,15 +186,25 @@ extension Container {
         state.path.push(PathEntry(registration: registration, decorator: -1))
         defer { state.path.pop() }
         let context = FactoryContext(container: self, state: state, arguments: arguments, registration: registration)
-        var instance = try run(registration.make, factoryKey: registration.factoryKey, context: context)
-        try resolveProperties(of: instance, registration, context: context)
-        if let hook = registration.shutdownHook { hooks.append(.init(run: hook, instance: instance)) }
+        let built = try run(registration.make, factoryKey: registration.factoryKey, context: context)
+        state.path.markLastReturned()
+        if !state.path.hasRunningFactory(from: state.inherited, to: state.path.count - 1) {
+            try runWaitingHooks(state, returned: registration, built)
+            try resolveProperties(of: built, registration, context: context)
+        } else if !registration.propertyHooks.isEmpty {
+            state.waiting.append(.init(registration: registration, instance: built, arguments: arguments))
+        }
+        if let hook = registration.shutdownHook { hooks.append(.init(run: hook, instance: built)) }
+        var instance = built
         for index in registration.decorators.indices {
             state.path.push(PathEntry(registration: registration, decorator: index))
             defer { state.path.pop() }
             instance = try run(registration.decorators[index].make, factoryKey: registration.decorators[index].factoryKey,
                                context: FactoryContext(container: self, state: state, arguments: arguments, inner: instance,
                                                        registration: registration, decorator: index))
+            if !state.waiting.isEmpty, !state.path.hasRunningFactory(from: state.inherited, to: state.path.count - 1) {
+                try runWaitingHooks(state, returned: registration, built)
+            }
             if let hook = registration.decorators[index].factory.shutdown { hooks.append(.init(run: hook, instance: instance)) }
         }
         return instance
@@ -222,10 +247,11 @@ extension Container {
     /// at each level of its dependencies.
     @inline(__always)
     func produceNested(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any {
-        // A plain registration has no property hooks: met again, it is a cycle, which
-        // `checkCycle` throws. Checked in line first: the call and its optional result cost a
-        // nested build about a tenth of its instructions.
-        if _slowPath(!state.mayEnter(registration)) { _ = try checkCycle(registration, state: state) }
+        // Met again, a plain registration is a cycle, which `checkCycle` throws, unless its
+        // factory returned and the property hooks that waited for it run (it is then handed
+        // back). Checked in line first: the call and its optional result cost a nested build
+        // about a tenth of its instructions.
+        if _slowPath(!state.mayEnter(registration)), let instance = try checkCycle(registration, state: state) { return instance }
         if _slowPath(reportsBuild(of: registration, state: state)) { return try reportedNested(registration, state: state) }
         return try runNested(registration, state: state)
     }
@@ -248,7 +274,14 @@ extension Container {
         // factory's call is counted for it (two atomic operations a build; see
         // `FactoryContext.Holder`).
         do {
-            return try registration.make(FactoryContext(container: self, state: state, registration: registration))
+            let instance = try registration.make(FactoryContext(container: self, state: state, registration: registration))
+            if _slowPath(!state.waiting.isEmpty) {
+                state.path.markLastReturned()
+                if !state.path.hasRunningFactory(from: state.inherited, to: state.path.count - 1) {
+                    try runWaitingHooks(state, returned: registration, instance)
+                }
+            }
+            return instance
         } catch {
             throw factoryError(error, factoryKey: registration.factoryKey,
                                context: FactoryContext(container: self, state: state, registration: registration))
@@ -284,6 +317,38 @@ extension Container {
             try BuildingContainer.with(self, state: fork) { () throws(ResolutionError) in
                 try runPropertyHooks(of: instance, registration, context: context.continued(in: fork))
             }
+        }
+    }
+
+    /// Runs the property hooks that waited in `state`, now that `registration`'s factory, the
+    /// outermost one running in the resolution, returned with `instance`: in build order, each
+    /// while a resolve that comes back to its instance (or to `instance`) gets it, and each kept
+    /// instance is kept once its hooks ran, so that no other thread sees it before.
+    ///
+    /// This is how a cycle closes through a hook below an initializer, as Swinject's
+    /// `initCompleted` runs once the graph's outermost factory returned: `A(b)`, `B(c)`, `C(d)`
+    /// built by initializers, `C`'s hook resolving `A`, gets the `A` whose factory returned.
+    /// When a hook fails, the kept instances still waiting are given up, and the next resolve
+    /// builds them again.
+    func runWaitingHooks(_ state: ResolutionState, returned registration: Registration, _ instance: Any) throws(ResolutionError) {
+        guard !state.waiting.isEmpty else { return }
+        state.partial.append((ObjectIdentifier(registration), instance))
+        defer { state.partial.removeLast() }
+        // Taken from the front until none is left: hooks may build more that waits, and a build
+        // in a hook whose factory is then the outermost runs what is left itself. The one taken
+        // is found through `partial` while its hooks run.
+        while !state.waiting.isEmpty {
+            let next = state.waiting.removeFirst()
+            do throws(ResolutionError) {
+                try resolveProperties(of: next.instance, next.registration,
+                                      context: FactoryContext(container: self, state: state, arguments: next.arguments,
+                                                              registration: next.registration))
+            } catch {
+                next.place?.slot.abandon()
+                state.abandonWaiting()
+                throw error
+            }
+            if let place = next.place { _ = place.keep(next.kept ?? next.instance, of: next.registration, hooks: next.hooks, now: now) }
         }
     }
 

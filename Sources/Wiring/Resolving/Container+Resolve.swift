@@ -137,7 +137,8 @@ extension Container {
         } else {
             built = try self.instance(of: registration, arguments: arguments, state: state)
         }
-        if cachesInstance { cacheByType(built, as: id, of: registration, generation: generation) }
+        // Not while hooks wait in the resolution: the instance may be one kept only once they ran.
+        if cachesInstance, state?.waiting.isEmpty ?? true { cacheByType(built, as: id, of: registration, generation: generation) }
         return built
     }
 

@@ -61,6 +61,22 @@ struct ResolutionPath: ~Copyable {
         count += other.count
     }
 
+    /// Marks the innermost entry, a registration's own, as one whose factory returned.
+    mutating func markLastReturned() {
+        base[count - 1] = PathEntry(registration: base[count - 1].registration, decorator: PathEntry.factoryReturned)
+    }
+
+    /// Whether a factory (a registration's own, or a decorator's) is still running at an entry
+    /// from `start` on, up to `end` (not included).
+    func hasRunningFactory(from start: Int, to end: Int) -> Bool {
+        var index = start
+        while index < end {
+            if base[index].decorator != PathEntry.factoryReturned { return true }
+            index += 1
+        }
+        return false
+    }
+
     /// Where `registration`'s own factory (not a decorator of it) is on the path, if it is.
     @inline(__always)
     func position(of registration: Registration) -> Int? {

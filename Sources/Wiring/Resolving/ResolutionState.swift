@@ -27,6 +27,40 @@ final class ResolutionState {
     /// this resolution, by registration: a hook that resolves back to one gets it, as
     /// Swinject's `initCompleted` does (see ``partialInstance(of:)``).
     @exclusivity(unchecked) var partial: [(registration: ObjectIdentifier, instance: Any)] = []
+    /// Property hooks waiting for the factories running below their instance's build to
+    /// return, in build order (see ``Container/runWaitingHooks(_:returned:_:)``).
+    @exclusivity(unchecked) var waiting: [WaitingHooks] = []
+    /// How many entries of the path a fork took from the state it continues: their factories run
+    /// in that resolution, which this state's builds do not wait for.
+    @exclusivity(unchecked) var inherited = 0
+
+    /// An instance whose factory returned while another factory of its resolution ran below it:
+    /// its property hooks run once none does, and a kept one is kept only then.
+    struct WaitingHooks {
+        /// Held by the container, as path entries hold theirs.
+        unowned(unsafe) let registration: Registration
+        /// The factory's instance, which its hooks get.
+        let instance: Any
+        let arguments: Arguments
+        /// For a kept instance: where it is kept once its hooks ran, what is kept there (the
+        /// outermost decorator's instance) and its shutdown hooks.
+        var place: KeptPlace?
+        var kept: Any?
+        var hooks: [KeptInstances.Hook] = []
+    }
+
+    /// The instance of `registration` built in this resolution whose hooks run or wait, if any:
+    /// what a resolve that comes back to it gets, instead of waiting for its slot.
+    func instanceInBuild(of registration: Registration) -> Any? {
+        partialInstance(of: registration) ?? waiting.last { $0.registration === registration }?.instance
+    }
+
+    /// Gives up the kept instances whose hooks wait: their slots build again at the next resolve.
+    func abandonWaiting() {
+        for entry in waiting { entry.place?.slot.abandon() }
+        waiting = []
+    }
+
     /// During ``Container/start()``: where its builds are recorded, for the startup report.
     @exclusivity(unchecked) var recorder: BuildRecorder?
     /// The recorder's index of the build whose factory is running, the parent of the builds
@@ -156,6 +190,7 @@ final class ResolutionState {
         let state = acquire()
         // Into the spare's own buffer: sharing the frozen path's would copy it on the first push.
         state.path.append(contentsOf: frozen.path)
+        state.inherited = frozen.path.count
         state.scope = frozen.scope
         state.parent = frozen
         if let recorder = frozen.recorder {
@@ -304,6 +339,8 @@ final class ResolutionState {
     /// A state that something holds keeps `container` for as long as it lives, since the
     /// contexts that may still resolve through it do not count their container.
     static func recycle(_ state: consuming ResolutionState, container: Container, on thread: ThreadState? = nil) {
+        // Hooks still waiting when the resolution ends: a factory below them failed.
+        if !state.waiting.isEmpty { state.abandonWaiting() }
         guard isKnownUniquelyReferenced(&state) else {
             if !state.isFrozen, !state.isKeptPastItsResolution, !state.graph.isEmpty {
                 _ = state.sharedGraphs.storeIfNil(SharedGraph(state.graph))
@@ -315,6 +352,7 @@ final class ResolutionState {
         // Empty once its resolution is over, unless a factory threw on the way: emptying an
         // empty path still calls into the standard library.
         if !state.path.isEmpty { state.path.removeAll() }
+        if state.inherited != 0 { state.inherited = 0 }
         if !state.graph.isEmpty { state.graph = [:] }
         if state.scope != nil { state.scope = nil }
         if state.parent != nil { state.parent = nil }

@@ -163,3 +163,129 @@ struct PropertyCycleTests {
         #expect(uniqueError.map { if case .circularDependency = $0.kind { true } else { false } } == true)
     }
 }
+
+/// Swinject's documented circular dependency, through four services: each takes the next in its
+/// initializer (`A(b)`, `B(c)`, `C(d)`), `C`'s property hook resolves `A`, and `D`'s resolves
+/// `B` and `C`. The hooks of instances built below a factory still running wait for the
+/// outermost one to return, as Swinject's `initCompleted` does.
+@Suite("Swinject's circular dependency")
+struct InitializerCycleTests {
+    final class A: @unchecked Sendable {
+        let b: B
+        init(b: B) { self.b = b }
+    }
+    final class B: @unchecked Sendable {
+        let c: C
+        init(c: C) { self.c = c }
+    }
+    final class C: @unchecked Sendable {
+        let d: D
+        var a: A?
+        init(d: D) { self.d = d }
+    }
+    final class D: @unchecked Sendable {
+        var b: B?
+        var c: C?
+    }
+
+    func container(root: String, others: String, built: PropertyCycleTests.Built = .init()) throws -> Container {
+        let registry = FactoryRegistry()
+        registry.factory("a") { r in
+            built.tick("a")
+            return A(b: try r.resolve())
+        }
+        registry.factory("b") { r in
+            built.tick("b")
+            return B(c: try r.resolve())
+        }
+        registry.factory("c") { r in
+            built.tick("c")
+            return C(d: try r.resolve())
+        }.resolvingProperties { (r, c: C) in c.a = try r.resolve(A.self) }
+        registry.factory("d") { _ in
+            built.tick("d")
+            return D()
+        }.resolvingProperties { (r, d: D) in
+            d.b = try r.resolve(B.self)
+            d.c = try r.resolve(C.self)
+        }
+        return try TypedFactoryFormsTests.container("""
+            services:
+              A: { factory: a, scope: \(root) }
+              B: { factory: b, scope: \(others) }
+              C: { factory: c, scope: \(others) }
+              D: { factory: d, scope: \(others) }
+            """, registry)
+    }
+
+    /// Every hook sees the instances of one graph, whichever scope keeps them.
+    func expectOneGraph(_ a: A) {
+        #expect(a.b.c.a === a)
+        #expect(a.b.c.d.b === a.b)
+        #expect(a.b.c.d.c === a.b.c)
+    }
+
+    @Test(arguments: [("graph", "graph"), ("singleton", "singleton"), ("cached", "graph"), ("shared", "graph"),
+                      ("shared", "singleton"), ("singleton", "graph")])
+    func theCycleCloses(scopes: (String, String)) throws {
+        let built = PropertyCycleTests.Built()
+        let container = try container(root: scopes.0, others: scopes.1, built: built)
+        let a = try container.resolve(A.self)
+        expectOneGraph(a)
+        #expect(["a", "b", "c", "d"].allSatisfy { built[$0] == 1 })
+        if scopes.0 != "graph" { #expect(try container.resolve(A.self) === a) }
+    }
+
+    /// Resolved first from the inside: `C`'s hook waits for `C`'s factory... which is the
+    /// outermost, so it runs when `C` returns, and `A` is built then, once.
+    @Test func resolvingFromTheMiddleClosesTheCycleToo() throws {
+        let container = try container(root: "singleton", others: "singleton")
+        let c = try container.resolve(C.self)
+        let a = try #require(c.a)
+        #expect(a.b.c === c)
+        expectOneGraph(a)
+    }
+
+    /// Many threads at once, on fresh containers: each kept instance is built once, and no
+    /// thread sees one before its hooks ran.
+    @Test func manyThreadsGetOneGraph() async throws {
+        for _ in 0..<50 {
+            let built = PropertyCycleTests.Built()
+            let container = try container(root: "shared", others: "singleton", built: built)
+            let roots = try await withThrowingTaskGroup(of: A.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await TestSupport.onThreadOfItsOwn { try container.resolveSynchronously(A.self) } }
+                }
+                return try await group.reduce(into: [A]()) { $0.append($1) }
+            }
+            for a in roots { expectOneGraph(a) }
+            #expect(["b", "c", "d"].allSatisfy { built[$0] == 1 })
+        }
+    }
+
+    /// A hook that fails gives up the kept instances still waiting: nothing half-made is kept,
+    /// and the next resolve builds again.
+    @Test func aFailingHookKeepsNothingHalfMade() throws {
+        let registry = FactoryRegistry()
+        let fail = Locked(true)
+        registry.factory("a") { r in A(b: try r.resolve()) }
+        registry.factory("b") { r in B(c: try r.resolve()) }
+        registry.factory("c") { r in C(d: try r.resolve()) }
+            .resolvingProperties { (r, c: C) in
+                if fail.withLock({ $0 }) { throw ResolutionError(.unknownService("X"), message: "hook failed", path: []) }
+                c.a = try r.resolve(A.self)
+            }
+        registry.factory("d") { _ in D() }
+        let container = try TypedFactoryFormsTests.container("""
+            services:
+              A: { factory: a, scope: singleton }
+              B: { factory: b, scope: singleton }
+              C: { factory: c, scope: singleton }
+              D: { factory: d, scope: singleton }
+            """, registry)
+        #expect(throws: ResolutionError.self) { try container.resolve(A.self) }
+        fail.withLock { $0 = false }
+        let a = try container.resolve(A.self)
+        #expect(a.b.c.a === a)
+    }
+}

@@ -250,7 +250,9 @@ struct ReviewFindingsTests {
         #expect(await wiring.reload())
         #expect(watcher.retiringWhenTold.withLock { $0 } == [1])
         let shutdown = Task { try await wiring.shutdown() }
-        try await Task.sleep(for: .milliseconds(50))
+        // The container in force shuts down; the retired one waits for its scope, however long.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while closed.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(closed.withLock { $0 } == ["second"])
         try await inFlight.end()
         try await shutdown.value
