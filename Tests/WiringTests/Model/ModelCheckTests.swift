@@ -134,6 +134,7 @@ struct ModelCheckTests {
             if service.decorators > 0 { with { $0.decorators -= 1 } }
             if service.ttl != nil { with { $0.ttl = nil } }
             if service.eager { with { $0.eager = false } }
+            if service.isAsync { with { $0.isAsync = false } }
         }
         return candidates
     }
@@ -175,6 +176,7 @@ struct ModelCheckTests {
             switch operation {
             case .resolve(let target, let place): if !valid(target, place) { return false }
             case .resolveTyped(let key, let place): if !valid(.key(key, name: nil), place) { return false }
+            case .resolveAwaited(let target, let place): if !valid(target, place) { return false }
             case .resetChild(let index): if index >= children { return false }
             case .concurrently(let resolves): if !resolves.allSatisfy({ valid($0.0, $0.1) }) { return false }
             case .makeScope: scopes += 1

@@ -23,6 +23,7 @@ struct ModelGenerator {
             }
             if services[index].scope == .cached, services[index].variants.isEmpty, chance(30) { services[index].ttl = Int.random(in: 1...3, using: &random) }
             if services[index].variants.isEmpty, chance(20) { services[index].decorators = Int.random(in: 1...2, using: &random) }
+            if chance(20) { services[index].isAsync = true }
         }
         for alias in 0..<ModelProgram.aliasCount where chance(50) {
             services[Int.random(in: 0..<count, using: &random)].aliases.append(alias)
@@ -112,6 +113,10 @@ struct ModelGenerator {
             case 0..<45 where chance(25):
                 // By type: the one-step lane for a plain unique service, the type cache for a kept one.
                 operations.append(.resolveTyped(pick(program.services).key, place(scopes: scopes, children: children)))
+            case 0..<45 where chance(25):
+                let service = pick(program.services)
+                let name = service.variants.first.flatMap { variant in chance(35) ? variant.name : nil }
+                operations.append(.resolveAwaited(.key(service.key, name: name), place(scopes: scopes, children: children)))
             case 0..<45:
                 let target = target(in: program)
                 // Scopes resolve no tags.

@@ -51,6 +51,9 @@ struct ModelProgram: CustomStringConvertible {
         var decorators = 0
         /// `eager: true`: `start()` builds it.
         var eager = false
+        /// Whether its factory is async (its variants' too): it awaits its dependencies, and a
+        /// synchronous resolve of it, not built yet, is an error.
+        var isAsync = false
     }
 
     enum Target: Equatable {
@@ -70,6 +73,8 @@ struct ModelProgram: CustomStringConvertible {
         case resolve(Target, Place)
         /// A resolve by the service's type: `container.resolve(S3.self)`, or the scope's.
         case resolveTyped(String, Place)
+        /// A resolve with `await` (`try await container.resolve(key:)`, or by type).
+        case resolveAwaited(Target, Place)
         /// `container.start()`.
         case start
         /// The clock moves on by this many seconds.
@@ -121,7 +126,7 @@ struct ModelProgram: CustomStringConvertible {
     var yaml: String {
         var text = "wiring: 1\nscopes:\n  custom:\n    session: {}\nservices:\n"
         for service in services {
-            text += "  \(service.key):\n    factory: node\n    scope: \(service.scope.rawValue)\n"
+            text += "  \(service.key):\n    factory: \(service.isAsync ? "async-node" : "node")\n    scope: \(service.scope.rawValue)\n"
             if let ttl = service.ttl { text += "    ttl: \(ttl)\n" }
             if service.eager { text += "    eager: true\n" }
             text += "    implements: [\(service.aliases.map { "ModelAlias\($0)" }.joined(separator: ", "))]\n"

@@ -13,11 +13,12 @@ extension ModelRunner {
             case .child(let index): return children[index].map { ($0, nil) }
             }
         }
-        func resolve(_ target: ModelProgram.Target, in world: ReferenceModel.World, scope: ReferenceModel.Scope?) -> Observation.Outcome {
+        func resolve(_ target: ModelProgram.Target, in world: ReferenceModel.World, scope: ReferenceModel.Scope?,
+                     awaiting: Bool = false) -> Observation.Outcome {
             do throws(ReferenceModel.Failure) {
                 switch target {
                 case .key(let key, let name):
-                    return .instance(try model.resolve(.init(key: key, name: name), in: world, scope: scope))
+                    return .instance(try model.resolve(.init(key: key, name: name), in: world, scope: scope, awaiting: awaiting))
                 case .alias(let alias):
                     guard let registration = model.registration(implementing: alias) else { return .failure(kind: "unknownService", service: nil) }
                     return .instance(try model.resolve(registration, in: world, scope: scope))
@@ -35,6 +36,9 @@ extension ModelRunner {
             case .resolve(let target, let where_):
                 guard let (world, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
                 observation.record("\(index)", resolve(target, in: world, scope: scope))
+            case .resolveAwaited(let target, let where_):
+                guard let (world, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
+                observation.record("\(index)", resolve(target, in: world, scope: scope, awaiting: true))
             case .resolveTyped(let key, let where_):
                 guard let (world, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
                 observation.record("\(index)", resolve(.key(key, name: nil), in: world, scope: scope))

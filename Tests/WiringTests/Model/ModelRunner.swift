@@ -61,6 +61,31 @@ enum ModelRunner {
             journal.built(node)
             return node
         }.onShutdown { (node: ModelNode) in journal.hooks.withLock { $0.append(node) } }
+        // The same, awaiting what it asks for (but through its property wrappers, which cannot).
+        registry.factory("async-node") { (r: FactoryContext) async throws -> ModelNode in
+            let label: String = try r.arg("label")
+            var dependencies: [ModelNode] = []
+            if r.args["references"] != nil { dependencies += try await r.resolve(arg: "references", as: [ModelNode].self) }
+            if r.args["tagged"] != nil { dependencies += try await r.resolve(arg: "tagged", as: [ModelNode].self) }
+            if r.args["code"] != nil {
+                for key in try r.arg("code", as: [String].self) {
+                    dependencies.append(try await r.resolve(key: key) as! ModelNode)
+                }
+            }
+            if r.args["typed"] != nil {
+                for key in try r.arg("typed", as: [String].self) {
+                    dependencies.append(try await resolveTypedAwaiting(ModelNode.type(of: key), through: r))
+                }
+            }
+            if r.args["wrapped"] != nil {
+                for alias in try r.arg("wrapped", as: [Int].self) {
+                    dependencies.append(try resolveAlias(alias, from: nil, name: nil, in: nil))
+                }
+            }
+            let node = ModelNode.make(key: ModelNode.key(ofLabel: label), label: label, dependencies: dependencies)
+            journal.built(node)
+            return node
+        }.onShutdown { (node: ModelNode) in journal.hooks.withLock { $0.append(node) } }
         registry.factory("decorator") { r in
             let inner = try r.decorated(ModelNode.self)
             let node = ModelNode.make(key: ModelNode.key(ofLabel: inner.label), label: try r.arg("label"), dependencies: [inner])
@@ -73,6 +98,17 @@ enum ModelRunner {
     /// `r.resolve(T.self)` for the service class `type`.
     static func resolveTyped<T: ModelService>(_ type: T.Type, through context: FactoryContext) throws(ResolutionError) -> ModelNode {
         try context.resolve(type)
+    }
+
+    /// `try await r.resolve(T.self)` for the service class `type`.
+    static func resolveTypedAwaiting<T: ModelService>(_ type: T.Type, through context: FactoryContext) async throws -> ModelNode {
+        try await context.resolve(type)
+    }
+
+    /// `try await container.resolve(T.self)`, or the scope's, for the service class `type`.
+    static func resolveTypedAwaiting<T: ModelService>(_ type: T.Type, container: Container, scope: ContainerScope?) async throws -> ModelNode {
+        guard let scope else { return try await container.resolve(type) }
+        return try await scope.resolve(type)
     }
 
     /// `container.resolve(T.self)`, or the scope's, for the service class `type`.
@@ -126,19 +162,39 @@ enum ModelRunner {
 
     static func outcome(_ body: () throws -> Any) -> Observation.Outcome {
         do {
-            let value = try body()
-            if let node = value as? ModelNode { return .instance(node) }
-            if let nodes = value as? [ModelNode] { return .list(nodes) }
-            return .failure(kind: "not a node: \(type(of: value))", service: nil)
-        } catch let error as ResolutionError {
+            return observed(value: try body())
+        } catch {
+            return observed(error: error)
+        }
+    }
+
+    /// ``outcome(_:)`` of an awaited resolve.
+    static func awaitedOutcome(_ body: () async throws -> Any) async -> Observation.Outcome {
+        do {
+            return observed(value: try await body())
+        } catch {
+            return observed(error: error)
+        }
+    }
+
+    private static func observed(value: Any) -> Observation.Outcome {
+        if let node = value as? ModelNode { return .instance(node) }
+        if let nodes = value as? [ModelNode] { return .list(nodes) }
+        return .failure(kind: "not a node: \(type(of: value))", service: nil)
+    }
+
+    private static func observed(error: any Error) -> Observation.Outcome {
+        switch error {
+        case let error as ResolutionError:
             let service = error.path.last.map { step in step.name.map { "\(step.service)[\($0)]" } ?? step.service }
             switch error.kind {
             case .circularDependency: return .failure(kind: "circularDependency", service: service)
+            case .awaitRequired: return .failure(kind: "awaitRequired", service: service)
             case .scopeRequired: return .failure(kind: "scopeRequired", service: service)
             case .shutDown: return .failure(kind: "shutDown", service: service)
             default: return .failure(kind: "\(error.kind): \(error.message)", service: service)
             }
-        } catch {
+        default:
             return .failure(kind: "\(error)", service: nil)
         }
     }
@@ -195,6 +251,18 @@ enum ModelRunner {
             case .resolve(let target, let where_):
                 guard let (resolving, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
                 observation.record("\(index)", resolve(target, container: resolving, scope: scope))
+            case .resolveAwaited(let target, let where_):
+                guard let (resolving, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
+                guard case .key(let key, let name) = target else {
+                    observation.record("\(index)", resolve(target, container: resolving, scope: scope))
+                    continue
+                }
+                // Unnamed by type, named by key: both awaited.
+                observation.record("\(index)", await awaitedOutcome { () async throws -> Any in
+                    if name == nil { return try await resolveTypedAwaiting(ModelNode.type(of: key), container: resolving, scope: scope) }
+                    if let scope { return try await scope.resolve(key: key, name: name) }
+                    return try await resolving.resolve(key: key, name: name)
+                })
             case .resolveTyped(let key, let where_):
                 guard let (resolving, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
                 observation.record("\(index)", outcome { try resolveTyped(ModelNode.type(of: key), container: resolving, scope: scope) })

@@ -18,6 +18,9 @@
 /// - `start()` resolves each `eager` service once, as a top-level resolve; when one fails, it
 ///   shuts down and drops every kept instance, and may be tried again.
 /// - A registration met again on its own path is a circular dependency.
+/// - A service whose factory is async is built only by a resolve that awaits: an awaited
+///   resolve, what an async factory asks for (but for its property wrappers), `start()`.
+///   Elsewhere, unless it is kept already, resolving it is an error (`awaitRequired`).
 /// - Kept instances' shutdown hooks run at the container's shutdown (also of instances a
 ///   reset dropped), the last built first; a scope's, when it ends. A child's shutdown runs its
 ///   own; the parent's shuts its live children down first, the most recent first.
@@ -137,21 +140,26 @@ final class ReferenceModel {
 
     // MARK: - Resolving
 
-    /// A top-level resolve of `registration` in `world`, from `scope` when given.
-    func resolve(_ registration: Registration, in world: World, scope: Scope?) throws(Failure) -> ModelNode {
+    /// A top-level resolve of `registration` in `world`, from `scope` when given, with `await`
+    /// when `awaiting`.
+    func resolve(_ registration: Registration, in world: World, scope: Scope?, awaiting: Bool = false) throws(Failure) -> ModelNode {
         if world.isShutDown { throw Failure(kind: "shutDown", service: nil) }
         var graph: [Registration: ModelNode] = [:]
-        return try build(registration, in: world, scope: scope, graph: &graph, path: [])
+        return try build(registration, in: world, scope: scope, graph: &graph, path: [], awaiting: awaiting)
     }
 
+    /// Builds `registration` (or finds it where it is kept) for a resolve that awaits when
+    /// `awaiting`: what an async factory asks for, or an awaited resolve. A synchronous one of
+    /// an async factory's service, not built yet, is an error; what an async factory's service
+    /// asks for is awaited, except through a property wrapper, which cannot await.
     private func build(_ registration: Registration, in world: World, scope: Scope?, graph: inout [Registration: ModelNode],
-                       path: [Registration]) throws(Failure) -> ModelNode {
+                       path: [Registration], awaiting: Bool) throws(Failure) -> ModelNode {
         if path.contains(registration) { throw Failure(kind: "circularDependency", service: registration.label) }
         // A share: the instance of the parent of the child that shares it, by a resolve of
         // that parent's own.
         let change = registration.name == nil ? self.change(of: registration.key, in: world) : nil
         if case .share(let parent)? = change {
-            return try resolve(registration, in: parent, scope: nil)
+            return try resolve(registration, in: parent, scope: nil, awaiting: awaiting)
         }
         let scopeKind = self.scope(of: registration)
         switch scopeKind {
@@ -168,6 +176,9 @@ final class ReferenceModel {
         case .unique:
             break
         }
+        // A child's override is its own synchronous factory.
+        let isAsync: Bool = if case .override? = change { false } else { program.service(registration.key)!.isAsync }
+        if isAsync, !awaiting { throw Failure(kind: "awaitRequired", service: registration.label) }
         var node: ModelNode
         if case .override? = change {
             node = ModelNode(label: "override:\(registration.key)", dependencies: [])
@@ -177,15 +188,15 @@ final class ReferenceModel {
             for dependency in dependencies(of: registration) {
                 switch dependency {
                 case .reference(let key, let name):
-                    built.append(try build(Registration(key: key, name: name), in: world, scope: scope, graph: &graph, path: onPath))
+                    built.append(try build(Registration(key: key, name: name), in: world, scope: scope, graph: &graph, path: onPath, awaiting: isAsync))
                 case .tagged(let tag):
-                    for member in tagged(tag) { built.append(try build(member, in: world, scope: scope, graph: &graph, path: onPath)) }
+                    for member in tagged(tag) { built.append(try build(member, in: world, scope: scope, graph: &graph, path: onPath, awaiting: isAsync)) }
                 case .inCode(let key), .typed(let key):
-                    built.append(try build(Registration(key: key, name: nil), in: world, scope: scope, graph: &graph, path: onPath))
+                    built.append(try build(Registration(key: key, name: nil), in: world, scope: scope, graph: &graph, path: onPath, awaiting: isAsync))
                 case .wrapped(let alias):
                     // A wrapper of the instance being built joins its resolution.
                     guard let implementing = self.registration(implementing: alias) else { throw Failure(kind: "unknownService", service: nil) }
-                    built.append(try build(implementing, in: world, scope: scope, graph: &graph, path: onPath))
+                    built.append(try build(implementing, in: world, scope: scope, graph: &graph, path: onPath, awaiting: false))
                 }
             }
             node = ModelNode(label: registration.label, dependencies: built)
@@ -236,7 +247,7 @@ final class ReferenceModel {
         var succeeded = true
         for service in program.services where service.eager {
             do throws(Failure) {
-                _ = try resolve(Registration(key: service.key, name: nil), in: root, scope: nil)
+                _ = try resolve(Registration(key: service.key, name: nil), in: root, scope: nil, awaiting: true)
             } catch {
                 succeeded = false
             }
