@@ -135,6 +135,7 @@ struct ModelCheckTests {
             if service.ttl != nil { with { $0.ttl = nil } }
             if service.eager { with { $0.eager = false } }
             if service.isAsync { with { $0.isAsync = false } }
+            if service.takesArgument { with { $0.takesArgument = false } }
         }
         return candidates
     }
@@ -177,6 +178,7 @@ struct ModelCheckTests {
             case .resolve(let target, let place): if !valid(target, place) { return false }
             case .resolveTyped(let key, let place): if !valid(.key(key, name: nil), place) { return false }
             case .resolveAwaited(let target, let place): if !valid(target, place) { return false }
+            case .resolveWithArguments(let key, _, let place): if !valid(.key(key, name: nil), place) { return false }
             case .resetChild(let index): if index >= children { return false }
             case .concurrently(let resolves): if !resolves.allSatisfy({ valid($0.0, $0.1) }) { return false }
             case .makeScope: scopes += 1

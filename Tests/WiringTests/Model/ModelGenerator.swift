@@ -24,6 +24,7 @@ struct ModelGenerator {
             if services[index].scope == .cached, services[index].variants.isEmpty, chance(30) { services[index].ttl = Int.random(in: 1...3, using: &random) }
             if services[index].variants.isEmpty, chance(20) { services[index].decorators = Int.random(in: 1...2, using: &random) }
             if chance(20) { services[index].isAsync = true }
+            if services[index].scope == .unique, services[index].variants.isEmpty, chance(25) { services[index].takesArgument = true }
         }
         for alias in 0..<ModelProgram.aliasCount where chance(50) {
             services[Int.random(in: 0..<count, using: &random)].aliases.append(alias)
@@ -113,6 +114,13 @@ struct ModelGenerator {
             case 0..<45 where chance(25):
                 // By type: the one-step lane for a plain unique service, the type cache for a kept one.
                 operations.append(.resolveTyped(pick(program.services).key, place(scopes: scopes, children: children)))
+            case 0..<45 where chance(15):
+                let arguments: [ModelProgram.Argument] = (0..<Int.random(in: 0...2, using: &random)).map { _ in
+                    chance(80) ? .number(Int.random(in: 0...9, using: &random)) : .text("x")
+                }
+                let taking = program.services.filter(\.takesArgument)
+                let key = taking.isEmpty || chance(30) ? pick(program.services).key : pick(taking).key
+                operations.append(.resolveWithArguments(key, arguments, place(scopes: scopes, children: children)))
             case 0..<45 where chance(25):
                 let service = pick(program.services)
                 let name = service.variants.first.flatMap { variant in chance(35) ? variant.name : nil }

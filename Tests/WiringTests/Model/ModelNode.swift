@@ -25,10 +25,10 @@ class ModelNode: ModelAlias0, ModelAlias1, ModelAlias2, ModelAlias3, @unchecked 
         type(of: key).init(label: label, dependencies: dependencies)
     }
 
-    /// The service key of a label: `S3` of `S3[eu]`, `override:S3` or `S3+1`.
+    /// The service key of a label: `S3` of `S3[eu]`, `override:S3`, `S3+1` or `S3#7`.
     static func key(ofLabel label: String) -> String {
         let registration = label.hasPrefix("override:") ? String(label.dropFirst("override:".count)) : label
-        return String(registration.prefix { $0 != "[" && $0 != "+" })
+        return String(registration.prefix { $0 != "[" && $0 != "+" && $0 != "#" })
     }
 }
 

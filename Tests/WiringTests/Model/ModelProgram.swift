@@ -54,6 +54,15 @@ struct ModelProgram: CustomStringConvertible {
         /// Whether its factory is async (its variants' too): it awaits its dependencies, and a
         /// synchronous resolve of it, not built yet, is an error.
         var isAsync = false
+        /// Whether its factory reads a runtime argument, an `Int` (`r.argument(0)`), first: its
+        /// label then ends with it (`S3#7`). Only for `unique` services without variants.
+        var takesArgument = false
+    }
+
+    /// A runtime argument passed to a resolve.
+    enum Argument: Equatable {
+        case number(Int)
+        case text(String)
     }
 
     enum Target: Equatable {
@@ -75,6 +84,8 @@ struct ModelProgram: CustomStringConvertible {
         case resolveTyped(String, Place)
         /// A resolve with `await` (`try await container.resolve(key:)`, or by type).
         case resolveAwaited(Target, Place)
+        /// A resolve by key passing runtime arguments (`container.resolve(key:arguments:)`).
+        case resolveWithArguments(String, [Argument], Place)
         /// `container.start()`.
         case start
         /// The clock moves on by this many seconds.
@@ -132,6 +143,7 @@ struct ModelProgram: CustomStringConvertible {
             text += "    implements: [\(service.aliases.map { "ModelAlias\($0)" }.joined(separator: ", "))]\n"
             if !service.tags.isEmpty { text += "    tags: [\(service.tags.joined(separator: ", "))]\n" }
             text += "    args:\n" + Self.arguments(label: service.key, service.dependencies, indent: "      ")
+            if service.takesArgument { text += "      argument: true\n" }
             if !service.variants.isEmpty {
                 text += "    names:\n"
                 for variant in service.variants {

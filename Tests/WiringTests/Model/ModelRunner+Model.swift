@@ -36,6 +36,14 @@ extension ModelRunner {
             case .resolve(let target, let where_):
                 guard let (world, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
                 observation.record("\(index)", resolve(target, in: world, scope: scope))
+            case .resolveWithArguments(let key, let arguments, let where_):
+                guard let (world, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
+                do throws(ReferenceModel.Failure) {
+                    observation.record("\(index)", .instance(try model.resolve(.init(key: key, name: nil), in: world, scope: scope,
+                                                                             arguments: arguments)))
+                } catch {
+                    observation.record("\(index)", .failure(kind: error.kind, service: error.service))
+                }
             case .resolveAwaited(let target, let where_):
                 guard let (world, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
                 observation.record("\(index)", resolve(target, in: world, scope: scope, awaiting: true))

@@ -36,7 +36,7 @@ enum ModelRunner {
     static func registry(_ journal: Journal) -> FactoryRegistry {
         let registry = FactoryRegistry()
         registry.factory("node") { r in
-            let label: String = try r.arg("label")
+            let label = try label(of: r)
             var dependencies: [ModelNode] = []
             if r.args["references"] != nil { dependencies += try r.arg("references", as: [ModelNode].self) }
             if r.args["tagged"] != nil { dependencies += try r.arg("tagged", as: [ModelNode].self) }
@@ -63,7 +63,7 @@ enum ModelRunner {
         }.onShutdown { (node: ModelNode) in journal.hooks.withLock { $0.append(node) } }
         // The same, awaiting what it asks for (but through its property wrappers, which cannot).
         registry.factory("async-node") { (r: FactoryContext) async throws -> ModelNode in
-            let label: String = try r.arg("label")
+            let label = try label(of: r)
             var dependencies: [ModelNode] = []
             if r.args["references"] != nil { dependencies += try await r.resolve(arg: "references", as: [ModelNode].self) }
             if r.args["tagged"] != nil { dependencies += try await r.resolve(arg: "tagged", as: [ModelNode].self) }
@@ -93,6 +93,14 @@ enum ModelRunner {
             return node
         }.onShutdown { (node: ModelNode) in journal.hooks.withLock { $0.append(node) } }
         return registry
+    }
+
+    /// The label of what the factory of `context` builds: with the runtime argument it reads
+    /// first, when its service takes one.
+    static func label(of context: FactoryContext) throws(ResolutionError) -> String {
+        let label: String = try context.arg("label")
+        guard context.args["argument"] != nil else { return label }
+        return "\(label)#\(try context.argument(0, as: Int.self))"
     }
 
     /// `r.resolve(T.self)` for the service class `type`.
@@ -190,6 +198,7 @@ enum ModelRunner {
             switch error.kind {
             case .circularDependency: return .failure(kind: "circularDependency", service: service)
             case .awaitRequired: return .failure(kind: "awaitRequired", service: service)
+            case .argument(let what): return .failure(kind: "argument \(what)", service: service)
             case .scopeRequired: return .failure(kind: "scopeRequired", service: service)
             case .shutDown: return .failure(kind: "shutDown", service: service)
             default: return .failure(kind: "\(error.kind): \(error.message)", service: service)
@@ -251,6 +260,24 @@ enum ModelRunner {
             case .resolve(let target, let where_):
                 guard let (resolving, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
                 observation.record("\(index)", resolve(target, container: resolving, scope: scope))
+            case .resolveWithArguments(let key, let arguments, let where_):
+                guard let (resolving, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
+                let passed: [any Sendable] = arguments.map { argument in
+                    switch argument {
+                    case .number(let value): value
+                    case .text(let value): value
+                    }
+                }
+                observation.record("\(index)", outcome {
+                    switch (passed.count, scope) {
+                    case (0, nil): try resolving.resolve(key: key)
+                    case (0, let scope?): try scope.resolve(key: key)
+                    case (1, nil): try resolving.resolve(key: key, arguments: passed[0])
+                    case (1, let scope?): try scope.resolve(key: key, arguments: passed[0])
+                    case (_, nil): try resolving.resolve(key: key, arguments: passed[0], passed[1])
+                    case (_, let scope?): try scope.resolve(key: key, arguments: passed[0], passed[1])
+                    }
+                })
             case .resolveAwaited(let target, let where_):
                 guard let (resolving, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
                 guard case .key(let key, let name) = target else {

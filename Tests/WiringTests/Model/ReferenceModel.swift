@@ -21,6 +21,8 @@
 /// - A service whose factory is async is built only by a resolve that awaits: an awaited
 ///   resolve, what an async factory asks for (but for its property wrappers), `start()`.
 ///   Elsewhere, unless it is kept already, resolving it is an error (`awaitRequired`).
+/// - A factory that reads a runtime argument reads the first one passed to the resolve that
+///   asked for it (none for a dependency): missing, or not an `Int`, it is an error.
 /// - Kept instances' shutdown hooks run at the container's shutdown (also of instances a
 ///   reset dropped), the last built first; a scope's, when it ends. A child's shutdown runs its
 ///   own; the parent's shuts its live children down first, the most recent first.
@@ -142,10 +144,11 @@ final class ReferenceModel {
 
     /// A top-level resolve of `registration` in `world`, from `scope` when given, with `await`
     /// when `awaiting`.
-    func resolve(_ registration: Registration, in world: World, scope: Scope?, awaiting: Bool = false) throws(Failure) -> ModelNode {
+    func resolve(_ registration: Registration, in world: World, scope: Scope?, awaiting: Bool = false,
+                 arguments: [ModelProgram.Argument] = []) throws(Failure) -> ModelNode {
         if world.isShutDown { throw Failure(kind: "shutDown", service: nil) }
         var graph: [Registration: ModelNode] = [:]
-        return try build(registration, in: world, scope: scope, graph: &graph, path: [], awaiting: awaiting)
+        return try build(registration, in: world, scope: scope, graph: &graph, path: [], awaiting: awaiting, arguments: arguments)
     }
 
     /// Builds `registration` (or finds it where it is kept) for a resolve that awaits when
@@ -153,13 +156,13 @@ final class ReferenceModel {
     /// an async factory's service, not built yet, is an error; what an async factory's service
     /// asks for is awaited, except through a property wrapper, which cannot await.
     private func build(_ registration: Registration, in world: World, scope: Scope?, graph: inout [Registration: ModelNode],
-                       path: [Registration], awaiting: Bool) throws(Failure) -> ModelNode {
+                       path: [Registration], awaiting: Bool, arguments: [ModelProgram.Argument] = []) throws(Failure) -> ModelNode {
         if path.contains(registration) { throw Failure(kind: "circularDependency", service: registration.label) }
         // A share: the instance of the parent of the child that shares it, by a resolve of
         // that parent's own.
         let change = registration.name == nil ? self.change(of: registration.key, in: world) : nil
         if case .share(let parent)? = change {
-            return try resolve(registration, in: parent, scope: nil, awaiting: awaiting)
+            return try resolve(registration, in: parent, scope: nil, awaiting: awaiting, arguments: arguments)
         }
         let scopeKind = self.scope(of: registration)
         switch scopeKind {
@@ -183,6 +186,13 @@ final class ReferenceModel {
         if case .override? = change {
             node = ModelNode(label: "override:\(registration.key)", dependencies: [])
         } else {
+            // A runtime argument, read first; a dependency is resolved with none.
+            var label = registration.label
+            if program.service(registration.key)!.takesArgument {
+                guard let first = arguments.first else { throw Failure(kind: "argument missing", service: registration.label) }
+                guard case .number(let value) = first else { throw Failure(kind: "argument type", service: registration.label) }
+                label += "#\(value)"
+            }
             var built: [ModelNode] = []
             let onPath = path + [registration]
             for dependency in dependencies(of: registration) {
@@ -199,7 +209,7 @@ final class ReferenceModel {
                     built.append(try build(implementing, in: world, scope: scope, graph: &graph, path: onPath, awaiting: false))
                 }
             }
-            node = ModelNode(label: registration.label, dependencies: built)
+            node = ModelNode(label: label, dependencies: built)
         }
         counts[node.label, default: 0] += 1
         // An override's factory is the child's, without the service's shutdown hook; each
