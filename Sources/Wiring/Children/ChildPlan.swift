@@ -23,10 +23,14 @@ struct ChildPlan {
     /// replaces), with where.
     private var changed: [ObjectIdentifier: Change] = [:]
     private var shares: [(shared: Registration, change: Change)] = []
+    /// The replacements that hand out an ancestor's instance, the parent's lineage's and this
+    /// child's.
+    private(set) var sharing: Set<ObjectIdentifier>
 
     init(parent: Container) {
         self.parent = parent
         substitutes = parent.lineage?.replaced ?? [:]
+        sharing = parent.lineage?.sharing ?? []
         inherited = parent.lineage?.addedRegistrations ?? []
         added = parent.lineage?.added ?? [:]
         keptCount = parent.keptCount
@@ -77,6 +81,7 @@ struct ChildPlan {
             }
             replacement = Registration(sharing: original, from: parent)
             shares.append((original, change))
+            sharing.insert(ObjectIdentifier(replacement))
         case .add:
             return
         }
@@ -175,7 +180,9 @@ struct ChildPlan {
                             at: change.location, notes: [Diagnostic.Note("\(original.shown) overridden here", at: override.location)]))
                         break search
                     }
-                    if visited.insert(id).inserted { pending.append((next, path + [next.shown])) }
+                    // Through a share of an ancestor's, what that instance holds: its original's.
+                    let walked = sharing.contains(ObjectIdentifier(next)) ? original : next
+                    if visited.insert(id).inserted { pending.append((walked, path + [next.shown])) }
                 }
             }
         }

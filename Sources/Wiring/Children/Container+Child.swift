@@ -42,7 +42,7 @@ extension Container {
         let number = life.children.withLock { $0.number() }
         let slots = ChildSlots(count: plan.keptCount)
         let (added, addedRegistrations) = plan.finish()
-        let lineage = Lineage(parent: self, number: number, substitutes: plan.substitutes, added: added,
+        let lineage = Lineage(parent: self, number: number, substitutes: plan.substitutes, sharing: plan.sharing, added: added,
                               addedRegistrations: addedRegistrations)
         let child = Container(childOf: self, layer: ChildLayer(lineage: lineage, slots: slots), keptCount: plan.keptCount,
                               scopedCount: plan.scopedCount)

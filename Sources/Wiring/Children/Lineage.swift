@@ -21,6 +21,8 @@ final class Lineage: Sendable {
     let replaced: [ObjectIdentifier: (original: Registration, replacement: Registration)]
     /// For each replacement, the root registration it replaces.
     private let originals: [ObjectIdentifier: Registration]
+    /// The replacements that hand out an ancestor's instance (shares), along the lineage.
+    let sharing: Set<ObjectIdentifier>
     /// The root targets that hold a replaced registration, with the replacement in its place.
     private let targets: [ObjectIdentifier: ResolutionTarget]
     /// The services added by code, by key (the type's name, qualified and plain).
@@ -29,8 +31,9 @@ final class Lineage: Sendable {
     let addedRegistrations: [Registration]
 
     init(parent: Container, number: Int, substitutes: [ObjectIdentifier: (original: Registration, replacement: Registration)],
-         added: [String: ResolutionTarget], addedRegistrations: [Registration]) {
+         sharing: Set<ObjectIdentifier>, added: [String: ResolutionTarget], addedRegistrations: [Registration]) {
         self.parent = parent
+        self.sharing = sharing
         self.number = number
         self.substitutes = Substitutes(substitutes.values.map { ($0.original, $0.replacement) })
         replaced = substitutes

@@ -28,7 +28,9 @@ extension Container {
         let id = ObjectIdentifier(registration)
         if let instance = state.graph[id] { return instance }
         let instance = try produce(registration, arguments: arguments, state: state)
-        state.graph[id] = instance
+        // Still on the path, it was handed back to a hook that came back to it: the factory's
+        // instance, not the graph's yet (its decorators have not run).
+        if state.position(of: registration) == nil { state.graph[id] = instance }
         return instance
     }
 

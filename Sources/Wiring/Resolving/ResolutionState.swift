@@ -50,9 +50,11 @@ final class ResolutionState {
     }
 
     /// The instance of `registration` built in this resolution whose hooks run or wait, if any:
-    /// what a resolve that comes back to it gets, instead of waiting for its slot.
+    /// what a resolve that comes back to it gets, instead of waiting for its slot. While its
+    /// hooks run, the factory's; while they wait, what is to be kept (its decorators' too).
     func instanceInBuild(of registration: Registration) -> Any? {
-        partialInstance(of: registration) ?? waiting.last { $0.registration === registration }?.instance
+        if let partial = partialInstance(of: registration) { return partial }
+        return waiting.last { $0.registration === registration }.map { $0.kept ?? $0.instance }
     }
 
     /// Gives up the kept instances whose hooks wait: their slots build again at the next resolve.

@@ -301,3 +301,52 @@ struct ReviewFindingsTests {
         try await container.shutdown()
     }
 }
+
+/// What the reference model found once it generated property hooks and grandchildren.
+@Suite("Model findings")
+struct ModelFindingsTests {
+    final class Decorated: @unchecked Sendable {
+        let inner: Decorated?
+        var itself: Decorated?
+        init(inner: Decorated?) { self.inner = inner }
+    }
+
+    /// An async `graph` service with a decorator, whose hook resolves the service itself: the
+    /// hook gets the factory's instance, and the awaited resolve the decorated one (the hook's
+    /// hand-back was kept as the resolution's instance, and returned).
+    @Test func anAwaitedDecoratedGraphServiceWhoseHookComesBackIsDecorated() async throws {
+        let registry = FactoryRegistry()
+        registry.factory("node") { (_: FactoryContext) async throws -> Decorated in Decorated(inner: nil) }
+            .resolvingProperties { (r, node: Decorated) in node.itself = try r.resolve(Decorated.self) }
+        registry.factory("decorator") { r in Decorated(inner: try r.decorated(Decorated.self)) }
+        let container = try AsyncFixture.container("""
+            services:
+              Decorated: { factory: node, scope: graph }
+              Wrapper: { factory: decorator, decorates: Decorated }
+            """, registry: registry)
+        let resolved = try await container.resolve(Decorated.self)
+        let inner = try #require(resolved.inner)
+        #expect(inner.itself === inner)
+    }
+
+    /// A grandchild that shares a service whose dependency its parent shares from the root,
+    /// and overrides what that dependency depends on, is refused: the shared instance holds the
+    /// root's, not the grandchild's (the check stopped at the parent's share).
+    @Test func aGrandchildCannotShareWhatDependsThroughAShareOnWhatItOverrides() throws {
+        let registry = FactoryRegistry()
+        registry.factory("node") { _ in Decorated(inner: nil) }
+        let container = try AsyncFixture.container("""
+            services:
+              Top: { factory: node, scope: unique, args: { next: !service Middle } }
+              Middle: { factory: node, scope: unique, args: { next: !service Bottom } }
+              Bottom: { factory: node, scope: unique }
+            """, registry: registry)
+        let child = try container.child { $0.share(key: "Middle") }
+        #expect(throws: ManifestError.self) {
+            try child.child { grandchild in
+                grandchild.override(key: "Bottom") { _ in Decorated(inner: nil) }
+                grandchild.share(key: "Top")
+            }
+        }
+    }
+}

@@ -136,6 +136,7 @@ struct ModelCheckTests {
             if service.eager { with { $0.eager = false } }
             if service.isAsync { with { $0.isAsync = false } }
             if service.takesArgument { with { $0.takesArgument = false } }
+            if service.hook != nil { with { $0.hook = nil } }
         }
         return candidates
     }
@@ -159,6 +160,7 @@ struct ModelCheckTests {
             }
         }
         for service in program.services {
+            if let hook = service.hook, program.service(hook) == nil { return false }
             for dependency in service.dependencies + service.variants.flatMap({ $0.dependencies ?? [] }) {
                 switch dependency {
                 case .reference(let key, let name):

@@ -1,10 +1,19 @@
+import Foundation
+
 /// Makes random ``ModelProgram``s from a seed: manifests the container accepts (references
 /// between services form no cycle and keep no scoped instance; resolves in code may do either,
 /// which the checks cannot see) and operations that use what exists.
 struct ModelGenerator {
     var random: SeededGenerator
 
-    init(seed: UInt64) { random = SeededGenerator(seed: seed) }
+    /// Whether services get property hooks: off unless `WIRING_MODEL_HOOKS=1`, since some
+    /// programs with hooks still disagree (see the note of issue 69); CI's seeds run without.
+    let hooks: Bool
+
+    init(seed: UInt64, hooks: Bool = ProcessInfo.processInfo.environment["WIRING_MODEL_HOOKS"] == "1") {
+        random = SeededGenerator(seed: seed)
+        self.hooks = hooks
+    }
 
     private mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
     private mutating func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &random)] }
@@ -24,6 +33,11 @@ struct ModelGenerator {
             if services[index].scope == .cached, services[index].variants.isEmpty, chance(30) { services[index].ttl = Int.random(in: 1...3, using: &random) }
             if services[index].variants.isEmpty, chance(20) { services[index].decorators = Int.random(in: 1...2, using: &random) }
             if chance(20) { services[index].isAsync = true }
+            // Not yet on a service with variants or decorators: with either, some programs still
+            // disagree (see the note of issue 69), to be explained before they are generated.
+            if hooks, services[index].variants.isEmpty, services[index].decorators == 0, chance(20) {
+                services[index].hook = "S\(Int.random(in: 0..<count, using: &random))"
+            }
             if services[index].scope == .unique, services[index].variants.isEmpty, chance(25) { services[index].takesArgument = true }
         }
         for alias in 0..<ModelProgram.aliasCount where chance(50) {
@@ -83,6 +97,7 @@ struct ModelGenerator {
             var pending = [services[index].key]
             while let key = pending.popLast() {
                 guard reached.insert(key).inserted, let service = services.first(where: { $0.key == key }) else { continue }
+                if let hook = service.hook { pending.append(hook) }
                 for dependency in service.dependencies + service.variants.flatMap({ $0.dependencies ?? [] }) {
                     switch dependency {
                     case .reference(let key, _), .inCode(let key), .typed(let key): pending.append(key)
@@ -101,7 +116,7 @@ struct ModelGenerator {
         var operations: [ModelProgram.Operation] = []
         var scopes = 0, children = 0
         let inCode = program.services.contains { service in
-            (service.dependencies + service.variants.flatMap { $0.dependencies ?? [] }).contains { dependency in
+            service.hook != nil || (service.dependencies + service.variants.flatMap { $0.dependencies ?? [] }).contains { dependency in
                 switch dependency {
                 case .inCode, .typed, .wrapped: true
                 case .reference, .tagged: false

@@ -9,6 +9,8 @@
 class ModelNode: ModelAlias0, ModelAlias1, ModelAlias2, ModelAlias3, @unchecked Sendable {
     let label: String
     let dependencies: [ModelNode]
+    /// What its property hook resolved, if it has one (set once, in its resolution).
+    var hooked: ModelNode?
     required init(label: String, dependencies: [ModelNode]) {
         self.label = label
         self.dependencies = dependencies

@@ -54,6 +54,9 @@ struct ModelProgram: CustomStringConvertible {
         /// Whether its factory is async (its variants' too): it awaits its dependencies, and a
         /// synchronous resolve of it, not built yet, is an error.
         var isAsync = false
+        /// The service its `resolvingProperties` hook resolves by key, if it has one (its variants
+        /// too): what the hook got is the node's `hooked`.
+        var hook: String? = nil
         /// Whether its factory reads a runtime argument, an `Int` (`r.argument(0)`), first: its
         /// label then ends with it (`S3#7`). Only for `unique` services without variants.
         var takesArgument = false
@@ -137,13 +140,16 @@ struct ModelProgram: CustomStringConvertible {
     var yaml: String {
         var text = "wiring: 1\nscopes:\n  custom:\n    session: {}\nservices:\n"
         for service in services {
-            text += "  \(service.key):\n    factory: \(service.isAsync ? "async-node" : "node")\n    scope: \(service.scope.rawValue)\n"
+            // A service with a property hook has a factory of its own: the others stay plain.
+            let factory = (service.hook == nil ? "" : "hooked-") + (service.isAsync ? "async-node" : "node")
+            text += "  \(service.key):\n    factory: \(factory)\n    scope: \(service.scope.rawValue)\n"
             if let ttl = service.ttl { text += "    ttl: \(ttl)\n" }
             if service.eager { text += "    eager: true\n" }
             text += "    implements: [\(service.aliases.map { "ModelAlias\($0)" }.joined(separator: ", "))]\n"
             if !service.tags.isEmpty { text += "    tags: [\(service.tags.joined(separator: ", "))]\n" }
             text += "    args:\n" + Self.arguments(label: service.key, service.dependencies, indent: "      ")
             if service.takesArgument { text += "      argument: true\n" }
+            if let hook = service.hook { text += "      hook: \(hook)\n" }
             if !service.variants.isEmpty {
                 text += "    names:\n"
                 for variant in service.variants {

@@ -35,7 +35,7 @@ enum ModelRunner {
 
     static func registry(_ journal: Journal) -> FactoryRegistry {
         let registry = FactoryRegistry()
-        registry.factory("node") { r in
+        let node: @Sendable (FactoryContext) throws -> ModelNode = { r in
             let label = try label(of: r)
             var dependencies: [ModelNode] = []
             if r.args["references"] != nil { dependencies += try r.arg("references", as: [ModelNode].self) }
@@ -60,9 +60,9 @@ enum ModelRunner {
             let node = ModelNode.make(key: ModelNode.key(ofLabel: label), label: label, dependencies: dependencies)
             journal.built(node)
             return node
-        }.onShutdown { (node: ModelNode) in journal.hooks.withLock { $0.append(node) } }
+        }
         // The same, awaiting what it asks for (but through its property wrappers, which cannot).
-        registry.factory("async-node") { (r: FactoryContext) async throws -> ModelNode in
+        let asyncNode: @Sendable (FactoryContext) async throws -> ModelNode = { r in
             let label = try label(of: r)
             var dependencies: [ModelNode] = []
             if r.args["references"] != nil { dependencies += try await r.resolve(arg: "references", as: [ModelNode].self) }
@@ -85,7 +85,13 @@ enum ModelRunner {
             let node = ModelNode.make(key: ModelNode.key(ofLabel: label), label: label, dependencies: dependencies)
             journal.built(node)
             return node
-        }.onShutdown { (node: ModelNode) in journal.hooks.withLock { $0.append(node) } }
+        }
+        let shutDown: @Sendable (ModelNode) -> Void = { node in journal.hooks.withLock { $0.append(node) } }
+        registry.factory("node", node).onShutdown(shutDown)
+        registry.factory("async-node") { r in try await asyncNode(r) }.onShutdown(shutDown)
+        // The same with a property hook, only for services that have one: the others stay plain.
+        registry.factory("hooked-node", node).onShutdown(shutDown).resolvingProperties(runHook)
+        registry.factory("hooked-async-node") { r in try await asyncNode(r) }.onShutdown(shutDown).resolvingProperties(runHook)
         registry.factory("decorator") { r in
             let inner = try r.decorated(ModelNode.self)
             let node = ModelNode.make(key: ModelNode.key(ofLabel: inner.label), label: try r.arg("label"), dependencies: [inner])
@@ -93,6 +99,11 @@ enum ModelRunner {
             return node
         }.onShutdown { (node: ModelNode) in journal.hooks.withLock { $0.append(node) } }
         return registry
+    }
+
+    /// A node's property hook: resolves by key the service its `hook` argument names.
+    @Sendable static func runHook(_ context: FactoryContext, _ node: ModelNode) throws {
+        node.hooked = try context.resolve(key: try context.arg("hook", as: String.self)) as? ModelNode
     }
 
     /// The label of what the factory of `context` builds: with the runtime argument it reads

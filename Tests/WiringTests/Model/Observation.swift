@@ -15,7 +15,9 @@ struct Observation {
         numbers[ObjectIdentifier(node)] = number
         seen.append(node)
         let dependencies = shallow ? [] : node.dependencies.map { render($0) }
+        let hooked = shallow ? nil : node.hooked.map { render($0) }
         return "#\(number)=\(node.label)" + (dependencies.isEmpty ? "" : "(\(dependencies.joined(separator: ",")))")
+            + (hooked.map { "{\($0)}" } ?? "")
     }
 
     /// What a resolve gave: an instance, a list of them (`resolveAll`), or an error.

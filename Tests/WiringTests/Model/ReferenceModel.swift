@@ -142,42 +142,84 @@ final class ReferenceModel {
 
     // MARK: - Resolving
 
+    /// What one top-level resolve holds: its `graph` instances, the property hooks that wait for
+    /// the factories running below their instance to return (with where each is kept once they
+    /// ran), and the instances whose hooks run, which a resolve that comes back to them gets.
+    final class Resolution {
+        var graph: [Registration: ModelNode] = [:]
+        var waiting: [(registration: Registration, node: ModelNode, kept: ModelNode?, layers: [ModelNode])] = []
+        var partial: [(registration: Registration, node: ModelNode)] = []
+    }
+
+    /// A registration on the path, and whether its factory is running there (not once it
+    /// returned and its hooks run; never for an async factory, whose dependencies build in
+    /// resolutions that continue its own and do not wait for it).
+    struct Step {
+        let registration: Registration
+        var running: Bool
+    }
+
     /// A top-level resolve of `registration` in `world`, from `scope` when given, with `await`
     /// when `awaiting`.
     func resolve(_ registration: Registration, in world: World, scope: Scope?, awaiting: Bool = false,
                  arguments: [ModelProgram.Argument] = []) throws(Failure) -> ModelNode {
         if world.isShutDown { throw Failure(kind: "shutDown", service: nil) }
-        var graph: [Registration: ModelNode] = [:]
-        return try build(registration, in: world, scope: scope, graph: &graph, path: [], awaiting: awaiting, arguments: arguments)
+        return try build(registration, in: world, scope: scope, resolution: Resolution(), path: [], awaiting: awaiting, arguments: arguments)
+    }
+
+    /// The key a registration's property hook resolves, if it has one (a child's override has none).
+    func hook(of registration: Registration, change: Change?) -> String? {
+        if case .override? = change { return nil }
+        return program.service(registration.key)!.hook
     }
 
     /// Builds `registration` (or finds it where it is kept) for a resolve that awaits when
     /// `awaiting`: what an async factory asks for, or an awaited resolve. A synchronous one of
     /// an async factory's service, not built yet, is an error; what an async factory's service
     /// asks for is awaited, except through a property wrapper, which cannot await.
-    private func build(_ registration: Registration, in world: World, scope: Scope?, graph: inout [Registration: ModelNode],
-                       path: [Registration], awaiting: Bool, arguments: [ModelProgram.Argument] = []) throws(Failure) -> ModelNode {
-        if path.contains(registration) { throw Failure(kind: "circularDependency", service: registration.label) }
+    ///
+    /// Property hooks run once no factory runs below their instance's build (an async
+    /// factory's instance: at once), after those that waited, in build order; what a container
+    /// or scope keeps is kept once the hooks waiting in its resolution ran.
+    private func build(_ registration: Registration, in world: World, scope: Scope?, resolution: Resolution,
+                       path: [Step], awaiting: Bool, arguments: [ModelProgram.Argument] = []) throws(Failure) -> ModelNode {
+        let scopeKind = self.scope(of: registration)
+        if path.contains(where: { $0.registration == registration }) {
+            // Met again while its hooks run (or wait for the outermost factory): handed back,
+            // unless `unique`, which has no one instance.
+            if scopeKind != .unique, let partial = resolution.partial.last(where: { $0.registration == registration }) {
+                // A scoped one below a service the container keeps stays a captive scope.
+                if scopeKind == .scoped, path.contains(where: { self.scope(of: $0.registration).keeps }) {
+                    throw Failure(kind: "scopeRequired", service: registration.label)
+                }
+                return partial.node
+            }
+            throw Failure(kind: "circularDependency", service: registration.label)
+        }
         // A share: the instance of the parent of the child that shares it, by a resolve of
         // that parent's own.
         let change = registration.name == nil ? self.change(of: registration.key, in: world) : nil
         if case .share(let parent)? = change {
             return try resolve(registration, in: parent, scope: nil, awaiting: awaiting, arguments: arguments)
         }
-        let scopeKind = self.scope(of: registration)
         switch scopeKind {
         case .singleton, .cached, .shared, .session:
             if let kept = world.kept[registration], kept.expires.map({ now < $0 }) ?? true { return kept.node }
         case .scoped:
-            guard let scope, !path.contains(where: { self.scope(of: $0).keeps }) else {
+            guard let scope, !path.contains(where: { self.scope(of: $0.registration).keeps }) else {
                 throw Failure(kind: "scopeRequired", service: registration.label)
             }
             if scope.ended { throw Failure(kind: "shutDown", service: registration.label) }
             if let kept = scope.kept[registration] { return kept.node }
         case .graph:
-            if let built = graph[registration] { return built }
+            if let built = resolution.graph[registration] { return built }
         case .unique:
             break
+        }
+        // Built in this resolution and not kept yet: its hooks run or wait.
+        if scopeKind.keeps || scopeKind == .scoped {
+            if let partial = resolution.partial.last(where: { $0.registration == registration }) { return partial.node }
+            if let waiting = resolution.waiting.last(where: { $0.registration == registration }) { return waiting.kept ?? waiting.node }
         }
         // A child's override is its own synchronous factory.
         let isAsync: Bool = if case .override? = change { false } else { program.service(registration.key)!.isAsync }
@@ -194,24 +236,40 @@ final class ReferenceModel {
                 label += "#\(value)"
             }
             var built: [ModelNode] = []
-            let onPath = path + [registration]
+            let onPath = path + [Step(registration: registration, running: !isAsync)]
+            func resolved(_ dependency: Registration, awaiting: Bool) throws(Failure) -> ModelNode {
+                try build(dependency, in: world, scope: scope, resolution: resolution, path: onPath, awaiting: awaiting)
+            }
             for dependency in dependencies(of: registration) {
                 switch dependency {
                 case .reference(let key, let name):
-                    built.append(try build(Registration(key: key, name: name), in: world, scope: scope, graph: &graph, path: onPath, awaiting: isAsync))
+                    built.append(try resolved(Registration(key: key, name: name), awaiting: isAsync))
                 case .tagged(let tag):
-                    for member in tagged(tag) { built.append(try build(member, in: world, scope: scope, graph: &graph, path: onPath, awaiting: isAsync)) }
+                    for member in tagged(tag) { built.append(try resolved(member, awaiting: isAsync)) }
                 case .inCode(let key), .typed(let key):
-                    built.append(try build(Registration(key: key, name: nil), in: world, scope: scope, graph: &graph, path: onPath, awaiting: isAsync))
+                    built.append(try resolved(Registration(key: key, name: nil), awaiting: isAsync))
                 case .wrapped(let alias):
                     // A wrapper of the instance being built joins its resolution.
                     guard let implementing = self.registration(implementing: alias) else { throw Failure(kind: "unknownService", service: nil) }
-                    built.append(try build(implementing, in: world, scope: scope, graph: &graph, path: onPath, awaiting: false))
+                    built.append(try resolved(implementing, awaiting: false))
                 }
             }
             node = ModelNode(label: label, dependencies: built)
         }
         counts[node.label, default: 0] += 1
+        let factoryNode = node
+        // Its hooks: now, once no factory runs below (after those that waited), else later.
+        let outermost = isAsync || !path.contains(where: \.running)
+        let hook = hook(of: registration, change: change)
+        let returned = path + [Step(registration: registration, running: false)]
+        var waits = false
+        if outermost {
+            try runWaitingHooks(resolution, returned: registration, factoryNode, in: world, scope: scope, path: returned)
+            if let hook { try runHook(hook, of: registration, factoryNode, in: world, scope: scope, resolution: resolution, path: returned) }
+        } else if hook != nil {
+            resolution.waiting.append((registration, factoryNode, nil, []))
+            waits = true
+        }
         // An override's factory is the child's, without the service's shutdown hook; each
         // decorator's has one.
         var layers = node.label.hasPrefix("override:") ? [] : [node]
@@ -221,18 +279,64 @@ final class ReferenceModel {
             layers.append(node)
         }
         switch scopeKind {
-        case .singleton, .cached, .shared, .session:
-            world.kept[registration] = (node, ttl(of: registration).map { now + $0 })
-            world.hooks += layers
-        case .scoped:
-            scope?.kept[registration] = (node, nil)
-            scope?.hooks += layers
+        case .singleton, .cached, .shared, .session, .scoped:
+            // Kept once the hooks waiting in its resolution ran, when some do below a factory.
+            if waits, let index = resolution.waiting.lastIndex(where: { $0.registration == registration }) {
+                resolution.waiting[index].kept = node
+                resolution.waiting[index].layers = layers
+            } else if !resolution.waiting.isEmpty, path.contains(where: \.running) {
+                resolution.waiting.append((registration, factoryNode, node, layers))
+            } else {
+                keep(node, of: registration, layers: layers, in: world, scope: scope)
+            }
         case .graph:
-            graph[registration] = node
+            resolution.graph[registration] = node
         case .unique:
             break
         }
         return node
+    }
+
+    /// Keeps `node` where `registration`'s scope keeps it, with the hooks of its `layers`.
+    private func keep(_ node: ModelNode, of registration: Registration, layers: [ModelNode], in world: World, scope: Scope?) {
+        if self.scope(of: registration) == .scoped {
+            scope?.kept[registration] = (node, nil)
+            scope?.hooks += layers
+        } else {
+            world.kept[registration] = (node, ttl(of: registration).map { now + $0 })
+            world.hooks += layers
+        }
+    }
+
+    /// Runs the hook of `registration`'s `node`, which resolves `key` in this resolution, while
+    /// a resolve that comes back to `node` gets it.
+    private func runHook(_ key: String, of registration: Registration, _ node: ModelNode, in world: World, scope: Scope?,
+                         resolution: Resolution, path: [Step]) throws(Failure) {
+        resolution.partial.append((registration, node))
+        defer { resolution.partial.removeLast() }
+        node.hooked = try build(Registration(key: key, name: nil), in: world, scope: scope, resolution: resolution, path: path, awaiting: false)
+    }
+
+    /// Runs the hooks that waited, in build order, while `returned`'s `node` (the outermost
+    /// factory's, which returned) is handed back too; keeps what waited for them. A hook that
+    /// fails gives up what still waits.
+    private func runWaitingHooks(_ resolution: Resolution, returned registration: Registration, _ node: ModelNode, in world: World,
+                                 scope: Scope?, path: [Step]) throws(Failure) {
+        guard !resolution.waiting.isEmpty else { return }
+        resolution.partial.append((registration, node))
+        defer { resolution.partial.removeLast() }
+        while !resolution.waiting.isEmpty {
+            let next = resolution.waiting.removeFirst()
+            do throws(Failure) {
+                if let hook = hook(of: next.registration, change: nil), !next.node.label.hasPrefix("override:") {
+                    try runHook(hook, of: next.registration, next.node, in: world, scope: scope, resolution: resolution, path: path)
+                }
+            } catch {
+                resolution.waiting = []
+                throw error
+            }
+            if let kept = next.kept { keep(kept, of: next.registration, layers: next.layers, in: world, scope: scope) }
+        }
     }
 
     // MARK: - Lifecycle
