@@ -201,7 +201,8 @@ extension Container {
     /// The instance for `type` in the resolution `state`, not yet cast: through a state of its
     /// own that continues it when `state` is frozen (an async factory's).
     func resolveInstance(_ type: Any.Type, name: String?, arguments: Arguments, continuing state: ResolutionState) throws(ResolutionError) -> Any {
-        try continuing(state) { state throws(ResolutionError) in try resolveInstance(type, name: name, arguments: arguments, state: state) }
+        if state.isBuildingHere { return try resolveInstance(type, name: name, arguments: arguments, state: state) }
+        return try continuing(state) { state throws(ResolutionError) in try resolveInstance(type, name: name, arguments: arguments, state: state) }
     }
 
     /// Runs `body`, a resolve through a factory's context, in the state it continues: the

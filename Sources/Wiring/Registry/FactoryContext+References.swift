@@ -128,7 +128,10 @@ extension FactoryContext {
         return try owner.borrowing { container throws(ResolutionError) -> Any? in
             guard let target = registration.referencedRegistration(key, in: container) else { return nil }
             return try target.borrowing { target throws(ResolutionError) -> Any in
-                try container.continuing(state) { state throws(ResolutionError) in try container.dependency(target, state: state) }
+                // Called directly in the common case: through `continuing`'s closure, each
+                // `!service` argument of a served request cost a retain and a release more.
+                if state.isBuildingHere { return try container.dependency(target, state: state) }
+                return try container.continuing(state) { state throws(ResolutionError) in try container.dependency(target, state: state) }
             }
         }
     }

@@ -29,8 +29,9 @@ extension Container {
         if let instance = state.graph[id] { return instance }
         let instance = try produce(registration, arguments: arguments, state: state)
         // Still on the path, it was handed back to a hook that came back to it: the factory's
-        // instance, not the graph's yet (its decorators have not run).
-        if state.position(of: registration) == nil { state.graph[id] = instance }
+        // instance, not the graph's yet (its decorators have not run). Only a registration with
+        // hooks is handed back to them before its own build stores what it built.
+        if registration.propertyHooks.isEmpty || state.position(of: registration) == nil { state.graph[id] = instance }
         return instance
     }
 
@@ -60,16 +61,18 @@ extension Container {
                     let instance = try produce(registration, arguments: arguments, state: state, hooks: &hooks)
                     // Its property hooks wait for a factory below it, or it holds (or may hold)
                     // an instance whose hooks wait: it is kept once they ran.
-                    if let index = state.waiting.lastIndex(where: { $0.registration === registration && $0.place == nil }) {
-                        state.waiting[index].place = place
-                        state.waiting[index].kept = instance
-                        state.waiting[index].hooks = hooks
-                        return instance
-                    }
-                    if !state.waiting.isEmpty, state.path.hasRunningFactory(from: state.inherited, to: state.path.count) {
-                        state.waiting.append(.init(registration: registration, instance: instance, arguments: arguments,
-                                                   place: place, kept: instance, hooks: hooks))
-                        return instance
+                    if !state.waiting.isEmpty {
+                        if let index = state.waiting.lastIndex(where: { $0.registration === registration && $0.place == nil }) {
+                            state.waiting[index].place = place
+                            state.waiting[index].kept = instance
+                            state.waiting[index].hooks = hooks
+                            return instance
+                        }
+                        if state.path.hasRunningFactory(from: state.inherited, to: state.path.count) {
+                            state.waiting.append(.init(registration: registration, instance: instance, arguments: arguments,
+                                                       place: place, kept: instance, hooks: hooks))
+                            return instance
+                        }
                     }
                     return place.keep(instance, of: registration, hooks: hooks, now: now)
                 } catch {
@@ -189,12 +192,16 @@ extension Container {
         defer { state.path.pop() }
         let context = FactoryContext(container: self, state: state, arguments: arguments, registration: registration)
         let built = try run(registration.make, factoryKey: registration.factoryKey, context: context)
-        state.path.markLastReturned()
-        if !state.path.hasRunningFactory(from: state.inherited, to: state.path.count - 1) {
-            try runWaitingHooks(state, returned: registration, built)
-            try resolveProperties(of: built, registration, context: context)
-        } else if !registration.propertyHooks.isEmpty {
-            state.waiting.append(.init(registration: registration, instance: built, arguments: arguments))
+        // Only with hooks, decorators (which may build what waits) or hooks waiting: most builds
+        // have none, and skip the scan of the path.
+        if !registration.propertyHooks.isEmpty || !registration.decorators.isEmpty || !state.waiting.isEmpty {
+            state.path.markLastReturned()
+            if !state.path.hasRunningFactory(from: state.inherited, to: state.path.count - 1) {
+                try runWaitingHooks(state, returned: registration, built)
+                try resolveProperties(of: built, registration, context: context)
+            } else if !registration.propertyHooks.isEmpty {
+                state.waiting.append(.init(registration: registration, instance: built, arguments: arguments))
+            }
         }
         if let hook = registration.shutdownHook { hooks.append(.init(run: hook, instance: built)) }
         var instance = built
