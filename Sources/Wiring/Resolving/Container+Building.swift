@@ -196,7 +196,7 @@ extension Container {
         // have none, and skip the scan of the path.
         if !registration.propertyHooks.isEmpty || !registration.decorators.isEmpty || !state.waiting.isEmpty {
             state.path.markLastReturned()
-            if !state.path.hasRunningFactory(from: state.inherited, to: state.path.count - 1) {
+            if state.isOutermostBuild {
                 try runWaitingHooks(state, returned: registration, built)
                 try resolveProperties(of: built, registration, context: context)
             } else if !registration.propertyHooks.isEmpty {
@@ -211,7 +211,7 @@ extension Container {
             instance = try run(registration.decorators[index].make, factoryKey: registration.decorators[index].factoryKey,
                                context: FactoryContext(container: self, state: state, arguments: arguments, inner: instance,
                                                        registration: registration, decorator: index))
-            if !state.waiting.isEmpty, !state.path.hasRunningFactory(from: state.inherited, to: state.path.count - 1) {
+            if !state.waiting.isEmpty, state.isOutermostBuild {
                 try runWaitingHooks(state, returned: registration, built)
             }
             if let hook = registration.decorators[index].factory.shutdown { hooks.append(.init(run: hook, instance: instance)) }
@@ -286,7 +286,7 @@ extension Container {
             let instance = try registration.make(FactoryContext(container: self, state: state, registration: registration))
             if _slowPath(!state.waiting.isEmpty) {
                 state.path.markLastReturned()
-                if !state.path.hasRunningFactory(from: state.inherited, to: state.path.count - 1) {
+                if state.isOutermostBuild {
                     try runWaitingHooks(state, returned: registration, instance)
                 }
             }

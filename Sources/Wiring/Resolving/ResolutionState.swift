@@ -49,6 +49,11 @@ final class ResolutionState {
         var hooks: [KeptInstances.Hook] = []
     }
 
+    /// Whether no factory of this resolution runs below the innermost build on the path (whose
+    /// factory returned): the waiting property hooks may run (entries a fork took from the state
+    /// it continues do not count).
+    var isOutermostBuild: Bool { !path.hasRunningFactory(from: inherited, to: path.count - 1) }
+
     /// The instance of `registration` built in this resolution whose hooks run or wait, if any:
     /// what a resolve that comes back to it gets, instead of waiting for its slot. While its
     /// hooks run, the factory's; while they wait, what is to be kept (its decorators' too).
