@@ -50,14 +50,20 @@ final class ContainerLife: Sendable {
     /// (the most recent first), then runs the hooks of the kept instances, the last built
     /// first; returns what ran. Runs once: a later call waits for the first.
     func shutDown() async -> ShutdownReport {
-        let task: Task<ShutdownReport, Never> = lifecycle.withLock { state in
-            if let shutdown = state.shutdown { return shutdown }
+        await shutDownOnce().report
+    }
+
+    /// ``shutDown()``, and whether this call began it: a parent reports the hooks of the
+    /// children its own shutdown shut down, not again those of a child shut down before.
+    private func shutDownOnce() async -> (report: ShutdownReport, began: Bool) {
+        let (task, began): (Task<ShutdownReport, Never>, Bool) = lifecycle.withLock { state in
+            if let shutdown = state.shutdown { return (shutdown, false) }
             let start = state.start
             let shutdown = Task { await self.runShutdown(after: start) }
             state.shutdown = shutdown
-            return shutdown
+            return (shutdown, true)
         }
-        return await task.value
+        return (await task.value, began)
     }
 
     private func runShutdown(after start: Task<Void, any Error>?) async -> ShutdownReport {
@@ -74,7 +80,10 @@ final class ContainerLife: Sendable {
         }
         // Children first: their instances may hold this container's.
         var hooks: [ShutdownReport.Hook] = []
-        for child in children.withLock({ $0.alive }) { hooks += await child.shutDown().hooks }
+        for child in children.withLock({ $0.alive }) {
+            let (report, began) = await child.shutDownOnce()
+            if began { hooks += report.hooks }
+        }
         hooks += await KeptInstances.shutDown(kept.takeAll(), defaultTimeout: shutdownTimeout, since: clock.began)
         if let instances {
             instances.slots.resetAll()

@@ -349,4 +349,23 @@ struct ModelFindingsTests {
             }
         }
     }
+
+    struct HookFailed: Error {}
+
+    /// A child shut down on its own, then its parent: the parent's shutdown reports its own
+    /// hooks only (it reported the child's failing hook, and listed the child's hooks, again).
+    @Test func aParentDoesNotReportAgainTheHooksOfAChildShutDownBefore() async throws {
+        let registry = FactoryRegistry()
+        registry.factory("node") { _ in Decorated(inner: nil) }.onShutdown { (_: Decorated) in throw HookFailed() }
+        let container = try AsyncFixture.container("""
+            services:
+              Pool: { factory: node, scope: singleton }
+            """, registry: registry)
+        let child = try container.child { _ in }
+        _ = try await child.resolve(key: "Pool")
+        await #expect(throws: ShutdownError.self) { try await child.shutdown() }
+        try await container.shutdown()
+        #expect(container.shutdownReport?.hooks.isEmpty == true)
+        _ = child.isShutDown
+    }
 }
