@@ -90,17 +90,20 @@ struct ModelCheckTests {
                 if isValid(candidate) { candidates.append(candidate) }
             }
             switch program.operations[index] {
-            case .makeChild(let overrides, let shares, let parent):
+            case .makeChild(let overrides, let shares, let parent, let adds):
                 for offset in overrides.indices {
                     var fewer = overrides
                     fewer.remove(at: offset)
-                    with(.makeChild(overrides: fewer, shares: shares, parent: parent))
+                    with(.makeChild(overrides: fewer, shares: shares, parent: parent, adds: adds))
                 }
                 for offset in shares.indices {
                     var fewer = shares
                     fewer.remove(at: offset)
-                    with(.makeChild(overrides: overrides, shares: fewer, parent: parent))
+                    with(.makeChild(overrides: overrides, shares: fewer, parent: parent, adds: adds))
                 }
+                if adds != nil { with(.makeChild(overrides: overrides, shares: shares, parent: parent)) }
+            case .makeSeededScope:
+                with(.makeScope)
             case .concurrently(let resolves):
                 if resolves.count == 1 { with(.resolve(resolves[0].0, resolves[0].1)) }
                 for offset in resolves.indices where resolves.count > 1 {
@@ -137,6 +140,24 @@ struct ModelCheckTests {
             if service.isAsync { with { $0.isAsync = false } }
             if service.takesArgument { with { $0.takesArgument = false } }
             if service.hook != nil { with { $0.hook = nil } }
+            if service.failsShutdown { with { $0.failsShutdown = false } }
+            if service.readsConfig { with { $0.readsConfig = false } }
+            if !service.namedAliases.isEmpty { with { $0.namedAliases = [] } }
+        }
+        // The context: gone, inactive, or without one of its parts.
+        if let context = program.context {
+            func with(_ change: (inout ModelContext) -> Void) {
+                var candidate = program
+                change(&candidate.context!)
+                if isValid(candidate) { candidates.append(candidate) }
+            }
+            var none = program
+            none.context = nil
+            if isValid(none) { candidates.append(none) }
+            if context.active { with { $0.active = false } }
+            for offset in context.changes.indices { with { $0.changes.remove(at: offset) } }
+            for offset in context.overlayLabels.indices { with { $0.overlayLabels.remove(at: offset) } }
+            if context.added != nil { with { $0.added = nil } }
         }
         return candidates
     }
@@ -145,6 +166,7 @@ struct ModelCheckTests {
     /// and every variant, tag and alias it resolves is declared.
     static func isValid(_ program: ModelProgram) -> Bool {
         var scopes = 0, children = 0
+        var open = Set<Int>()
         func valid(_ target: ModelProgram.Target, _ place: ModelProgram.Place) -> Bool {
             switch place {
             case .root: break
@@ -153,10 +175,18 @@ struct ModelCheckTests {
             }
             switch target {
             case .key(let key, let name):
-                guard let service = program.service(key) else { return false }
+                guard let service = program.service(key) else { return name == nil && program.allKeys.contains(key) }
                 return name.map { name in service.variants.contains { $0.name == name } } ?? true
             case .alias(let alias): return program.services.contains { $0.aliases.contains(alias) }
+            case .namedAlias(let alias): return program.services.contains { $0.namedAliases.contains(alias) }
+            case .added: return true
             case .tagged(let tag): return program.services.contains { $0.tags.contains(tag) }
+            }
+        }
+        if let context = program.context {
+            if !(context.changes.map(\.key) + context.overlayLabels.map(\.key)).allSatisfy({ program.service($0) != nil }) { return false }
+            for dependency in context.added?.dependencies ?? [] {
+                if case .reference(let key, _) = dependency, program.service(key) == nil { return false }
             }
         }
         for service in program.services {
@@ -167,7 +197,7 @@ struct ModelCheckTests {
                     guard let referenced = program.service(key) else { return false }
                     if let name, !referenced.variants.contains(where: { $0.name == name }) { return false }
                 case .inCode(let key), .typed(let key):
-                    if program.service(key) == nil { return false }
+                    if !program.allKeys.contains(key) { return false }
                 case .wrapped(let alias):
                     if !program.services.contains(where: { $0.aliases.contains(alias) }) { return false }
                 case .tagged:
@@ -183,14 +213,22 @@ struct ModelCheckTests {
             case .resolveWithArguments(let key, _, let place): if !valid(.key(key, name: nil), place) { return false }
             case .resetChild(let index): if index >= children { return false }
             case .concurrently(let resolves): if !resolves.allSatisfy({ valid($0.0, $0.1) }) { return false }
-            case .makeScope: scopes += 1
-            case .endScope(let index): if index >= scopes { return false }
+            case .makeScope, .makeSeededScope:
+                open.insert(scopes)
+                scopes += 1
+            case .endScope(let index):
+                if index >= scopes { return false }
+                open.remove(index)
+            // A reload retires its container once its scopes ended: the program ends none after.
+            case .reload: if !open.isEmpty { return false }
             case .shutDownChild(let index): if index >= children { return false }
             case .resetService(let key): if program.service(key) == nil { return false }
-            case .makeChild(let overrides, let shares, let parent):
+            case .makeChild(let overrides, let shares, let parent, let adds):
                 if let parent, parent >= children { return false }
                 children += 1
-                if !(overrides + shares).allSatisfy({ program.service($0) != nil }) { return false }
+                if !(overrides.map(ModelNode.key(ofLabel:)) + shares).allSatisfy({ program.service($0) != nil }) { return false }
+                if let adds, !program.allKeys.contains(adds) { return false }
+            case .refresh(let key, _): if program.service(key)?.readsConfig != true { return false }
             case .lazyRead(let alias, let place, _): if !valid(.alias(alias), place) { return false }
             case .reset, .shutDown, .start, .advance, .resetScope: break
             }

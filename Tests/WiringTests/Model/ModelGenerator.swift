@@ -39,13 +39,30 @@ struct ModelGenerator {
                 services[index].hook = "S\(Int.random(in: 0..<count, using: &random))"
             }
             if services[index].scope == .unique, services[index].variants.isEmpty, chance(25) { services[index].takesArgument = true }
+            if services[index].variants.isEmpty, chance(15) { services[index].readsConfig = true }
+            if chance(12) { services[index].failsShutdown = true }
+            // A seeded service has no factory: nothing of a factory's applies to it.
+            if chance(10) {
+                services[index] = ModelProgram.Service(key: services[index].key, scope: .scoped, dependencies: [], aliases: [], tags: [],
+                                                       variants: [], seeded: true)
+                if chance(30) { services[index].tags = [pick(["t0", "t1"])] }
+            }
         }
         for alias in 0..<ModelProgram.aliasCount where chance(50) {
-            services[Int.random(in: 0..<count, using: &random)].aliases.append(alias)
+            let first = Int.random(in: 0..<count, using: &random)
+            services[first].aliases.append(alias)
+            // Another implementing it too: under a name, or (rarely, the manifest is refused) not.
+            let second = Int.random(in: 0..<count, using: &random)
+            if second != first, chance(20) { services[second].namedAliases.append(alias) }
+            if second != first, chance(3) { services[second].aliases.append(alias) }
         }
         // From the last service back, so that what a service references is decided already.
         var reachesScoped = Array(repeating: false, count: count)
         for index in services.indices.reversed() {
+            if services[index].seeded {
+                reachesScoped[index] = true
+                continue
+            }
             let keeps = services[index].scope.keeps
             var dependencies: [ModelProgram.Dependency] = []
             for later in (index + 1)..<max(index + 1, count) where chance(35) && !(keeps && reachesScoped[later]) {
@@ -83,8 +100,59 @@ struct ModelGenerator {
         }
         markEager(&services)
         var program = ModelProgram(services: services, operations: [])
+        if chance(25) { program.context = context(for: &program.services, reachesScoped: reachesScoped) }
         program.operations = operations(for: program)
         return program
+    }
+
+    /// A context `test` changing some services (each change one the manifest's checks accept),
+    /// relabelling some in an overlay, and adding one that some services resolve in code.
+    private mutating func context(for services: inout [ModelProgram.Service], reachesScoped: [Bool]) -> ModelContext {
+        var context = ModelContext(active: chance(75))
+        var referenced = Set<String>()
+        for service in services {
+            for dependency in service.dependencies + service.variants.flatMap({ $0.dependencies ?? [] }) {
+                switch dependency {
+                case .reference(let key, _): referenced.insert(key)
+                case .tagged(let tag): referenced.formUnion(services.filter { $0.tags.contains(tag) }.map(\.key))
+                case .inCode, .typed, .wrapped: break
+                }
+            }
+        }
+        var disabled = Set<String>()
+        for (index, service) in services.enumerated() where !service.readsConfig && !service.seeded && chance(35) {
+            var change = ModelContext.Change()
+            if !referenced.contains(service.key), !service.eager, service.decorators == 0, service.tags.isEmpty, chance(20) {
+                change.disabled = true
+                disabled.insert(service.key)
+            } else {
+                if !service.eager, service.ttl == nil, !service.takesArgument, chance(40) {
+                    change.scope = pick([.unique, .graph] + (reachesScoped[index] ? [] : [.cached, .singleton, .session, .shared]))
+                }
+                if chance(50) { change.label = "\(service.key)@b" }
+                if service.hook == nil, chance(20) {
+                    change.replacesArgs = true
+                    change.label = "\(service.key)@r"
+                }
+                if service.hook == nil, chance(20) { change.isAsync = !service.isAsync }
+            }
+            context.changes.append((service.key, change))
+        }
+        for service in services where !service.readsConfig && !service.seeded && !disabled.contains(service.key) && chance(20) {
+            context.overlayLabels.append((service.key, "\(service.key)@o"))
+        }
+        if services.count < ModelNode.types.count, chance(50) {
+            let key = "S\(services.count)"
+            var added = ModelProgram.Service(key: key, scope: pick([.unique, .graph, .singleton, .cached]), dependencies: [], aliases: [],
+                                             tags: [], variants: [])
+            let candidates = services.indices.filter { !disabled.contains(services[$0].key) && !(added.scope.keeps && reachesScoped[$0]) }
+            if chance(50), !candidates.isEmpty { added.dependencies = [.reference(services[pick(candidates)].key, name: nil)] }
+            context.added = added
+            for index in services.indices where !services[index].eager && !services[index].seeded && chance(25) {
+                services[index].dependencies.append(.inCode(key))
+            }
+        }
+        return context
     }
 
     /// Makes some kept services without variants `eager`, each only when nothing it builds (it,
@@ -115,6 +183,11 @@ struct ModelGenerator {
     private mutating func operations(for program: ModelProgram) -> [ModelProgram.Operation] {
         var operations: [ModelProgram.Operation] = []
         var scopes = 0, children = 0
+        var openScopes = Set<Int>()
+        let keys = program.allKeys
+        let seeded = program.services.contains(where: \.seeded)
+        let configured = program.services.filter(\.readsConfig).map(\.key)
+        var refreshes = 0, started = false
         let inCode = program.services.contains { service in
             service.hook != nil || (service.dependencies + service.variants.flatMap { $0.dependencies ?? [] }).contains { dependency in
                 switch dependency {
@@ -128,7 +201,7 @@ struct ModelGenerator {
             switch Int.random(in: 0..<120, using: &random) {
             case 0..<45 where chance(25):
                 // By type: the one-step lane for a plain unique service, the type cache for a kept one.
-                operations.append(.resolveTyped(pick(program.services).key, place(scopes: scopes, children: children)))
+                operations.append(.resolveTyped(pick(keys), place(scopes: scopes, children: children)))
             case 0..<45 where chance(15):
                 let arguments: [ModelProgram.Argument] = (0..<Int.random(in: 0...2, using: &random)).map { _ in
                     chance(80) ? .number(Int.random(in: 0...9, using: &random)) : .text("x")
@@ -162,24 +235,38 @@ struct ModelGenerator {
             case 62..<66:
                 operations.append(.resetScope(pick([.cached, .session, .shared, .singleton])))
             case 66..<74:
-                operations.append(.makeScope)
+                operations.append(seeded && chance(60) ? .makeSeededScope : .makeScope)
+                openScopes.insert(scopes)
                 scopes += 1
             case 74..<80 where scopes > 0:
-                operations.append(.endScope(Int.random(in: 0..<scopes, using: &random)))
+                let ended = Int.random(in: 0..<scopes, using: &random)
+                operations.append(.endScope(ended))
+                openScopes.remove(ended)
             case 80..<90:
-                let keys = program.services.map(\.key)
-                let overrides = keys.filter { _ in chance(25) }
+                // A named variant is overridden as `S3[eu]`; a seeded service has no factory to replace.
+                let overridable = program.services.filter { !$0.seeded }.flatMap { service in
+                    [service.key] + service.variants.map { "\(service.key)[\($0.name)]" }
+                }
+                let overrides = overridable.filter { _ in chance(20) }
                 let shares = keys.filter { !overrides.contains($0) && chance(20) }
                 // A grandchild, sometimes: a child of a child made before.
                 let parent = children > 0 && chance(30) ? Int.random(in: 0..<children, using: &random) : nil
-                operations.append(.makeChild(overrides: overrides, shares: shares, parent: parent))
+                let adds = chance(50) ? pick(keys) : nil
+                operations.append(.makeChild(overrides: overrides, shares: shares, parent: parent, adds: adds))
                 children += 1
+            // A refresh is seen once a start succeeded: after one, mostly.
+            case 109..<113 where !configured.isEmpty && (started || chance(20)):
+                refreshes += 1
+                operations.append(.refresh(pick(configured), refreshes))
+            case 113..<115 where openScopes.isEmpty:
+                operations.append(.reload)
             case 90..<94 where children > 0:
                 operations.append(.shutDownChild(Int.random(in: 0..<children, using: &random)))
             case 94..<97 where children > 0:
                 operations.append(.resetChild(Int.random(in: 0..<children, using: &random)))
             case 97..<103:
                 operations.append(.start)
+                started = true
             case 103..<109:
                 operations.append(.advance(Int.random(in: 1...3, using: &random)))
             default:
@@ -199,8 +286,11 @@ struct ModelGenerator {
         let aliases = (0..<ModelProgram.aliasCount).filter { alias in program.services.contains { $0.aliases.contains(alias) } }
         let tagNames = ["t0", "t1"].filter { tag in program.services.contains { $0.tags.contains(tag) } }
         let roll = Int.random(in: 0..<100, using: &random)
+        let named = (0..<ModelProgram.aliasCount).filter { alias in program.services.contains { $0.namedAliases.contains(alias) } }
         if roll < 15, !aliases.isEmpty { return .alias(pick(aliases)) }
-        if roll < 25, tags, !tagNames.isEmpty { return .tagged(pick(tagNames)) }
+        if roll < 20, !named.isEmpty { return .namedAlias(pick(named)) }
+        if roll < 30, tags, !tagNames.isEmpty { return .tagged(pick(tagNames)) }
+        if roll < 32 { return .added }
         let service = pick(program.services)
         if let variant = service.variants.first, chance(35) { return .key(service.key, name: variant.name) }
         return .key(service.key, name: nil)

@@ -11,6 +11,10 @@ class ModelNode: ModelAlias0, ModelAlias1, ModelAlias2, ModelAlias3, @unchecked 
     let dependencies: [ModelNode]
     /// What its property hook resolved, if it has one (set once, in its resolution).
     var hooked: ModelNode?
+    /// Whether its shutdown hook throws (its service's `fails: true`).
+    var failsShutdown = false
+    /// The index of the program's operation that built it.
+    var operation = -1
     required init(label: String, dependencies: [ModelNode]) {
         self.label = label
         self.dependencies = dependencies
@@ -27,10 +31,19 @@ class ModelNode: ModelAlias0, ModelAlias1, ModelAlias2, ModelAlias3, @unchecked 
         type(of: key).init(label: label, dependencies: dependencies)
     }
 
-    /// The service key of a label: `S3` of `S3[eu]`, `override:S3`, `S3+1` or `S3#7`.
+    /// The service key of a label: `S3` of `S3[eu]`, `override:S3`, `seed:S3`, `S3+1`, `S3#7`,
+    /// `S3@b` (a context's), `S3^1` (after a reload) or `S3~2` (a configuration value).
     static func key(ofLabel label: String) -> String {
-        let registration = label.hasPrefix("override:") ? String(label.dropFirst("override:".count)) : label
-        return String(registration.prefix { $0 != "[" && $0 != "+" && $0 != "#" })
+        var registration = Substring(label)
+        for prefix in ["override:", "seed:"] where registration.hasPrefix(prefix) { registration = registration.dropFirst(prefix.count) }
+        return String(registration.prefix { !"[+#@^~".contains($0) })
+    }
+
+    /// The registration a label names, as a shutdown failure names it: `S3`, or `S3[eu]`.
+    static func registration(ofLabel label: String) -> String {
+        let key = key(ofLabel: label)
+        guard let open = label.firstIndex(of: "["), let close = label.firstIndex(of: "]") else { return key }
+        return key + label[open...close]
     }
 }
 
@@ -45,6 +58,9 @@ final class S4: ModelNode, ModelService, @unchecked Sendable {}
 final class S5: ModelNode, ModelService, @unchecked Sendable {}
 final class S6: ModelNode, ModelService, @unchecked Sendable {}
 final class S7: ModelNode, ModelService, @unchecked Sendable {}
+
+/// What a child adds (`overrides.add(ModelAdded.self) { … }`): a service the manifest lacks.
+final class ModelAdded: ModelNode, @unchecked Sendable {}
 
 /// The protocols a model program's services implement (`implements: [ModelAlias0]`).
 protocol ModelAlias0: AnyObject, Sendable {}

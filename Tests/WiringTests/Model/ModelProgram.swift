@@ -60,6 +60,18 @@ struct ModelProgram: CustomStringConvertible {
         /// Whether its factory reads a runtime argument, an `Int` (`r.argument(0)`), first: its
         /// label then ends with it (`S3#7`). Only for `unique` services without variants.
         var takesArgument = false
+        /// Indexes of the alias protocols it implements under the name `alt`
+        /// (`{ type: ModelAlias0, name: alt }`), beside another service implementing them unnamed.
+        var namedAliases: [Int] = []
+        /// Whether its shutdown hook throws (after it ran: the journal still records it).
+        var failsShutdown = false
+        /// `scope: scoped, seeded: true`: no factory; a scope made with seeds holds its instance.
+        var seeded = false
+        /// Whether its label reads the configuration key `model.S3` (`"S3${model.S3}"`), which a
+        /// refresh changes. Only for services without variants.
+        var readsConfig = false
+        /// The label its `args` give it, when a context changed it; `nil`: its key.
+        var label: String? = nil
     }
 
     /// A runtime argument passed to a resolve.
@@ -71,7 +83,11 @@ struct ModelProgram: CustomStringConvertible {
     enum Target: Equatable {
         case key(String, name: String?)
         case alias(Int)
+        /// `container.resolve((any ModelAlias0).self, name: "alt")`.
+        case namedAlias(Int)
         case tagged(String)
+        /// The service a child adds (`overrides.add(ModelAdded.self)`), by its type.
+        case added
     }
 
     /// Where a resolve runs: the container, the `n`th scope made, the `n`th child made.
@@ -102,11 +118,21 @@ struct ModelProgram: CustomStringConvertible {
         case reset
         case resetService(String)
         case makeScope
+        /// A scope given an instance (`seed:S3`) of every `seeded` service before anything resolves.
+        case makeSeededScope
         case endScope(Int)
-        /// A child overriding the services `overrides` (each by a factory of its own) and
-        /// sharing the parent's instances of `shares`: of the container, or of the `n`th child
-        /// made (`parent`).
-        case makeChild(overrides: [String], shares: [String], parent: Int? = nil)
+        /// A child overriding the services `overrides` (each by a factory of its own; `S3[eu]`
+        /// overrides a named variant) and sharing the parent's instances of `shares`: of the
+        /// container, or of the `n`th child made (`parent`). With `adds`, the child adds a
+        /// singleton ``ModelAdded`` whose factory resolves that key.
+        case makeChild(overrides: [String], shares: [String], parent: Int? = nil, adds: String? = nil)
+        /// The configuration source's value of `model.S3` becomes `~value`; a started
+        /// container refreshes (the runner waits for its refresh event).
+        case refresh(String, Int)
+        /// The manifest is written again with each service's label marked with the count of
+        /// reloads (`S3^1`) and a ``ReloadingContainer`` reloads it; the retired container's
+        /// shutdown is awaited. Only when no scope is open.
+        case reload
         case shutDownChild(Int)
         case shutDown
         /// A lazy wrapper of the alias, made at `place` (the container or a child), first read
@@ -116,55 +142,84 @@ struct ModelProgram: CustomStringConvertible {
 
     var services: [Service]
     var operations: [Operation]
+    /// The context `test`, in a block and an overlay file, if the manifest declares one.
+    var context: ModelContext? = nil
 
     static let aliasCount = 4
 
     /// The service `key` declares, if any.
     func service(_ key: String) -> Service? { services.first { $0.key == key } }
 
-    /// Whether some of its builds run at once, in an order no run can tell in advance: resolves
-    /// from several tasks, or a `start()` of several eager services. What they build is the
-    /// same whatever the order; the order of its shutdown hooks is not.
-    var hasConcurrency: Bool {
-        operations.contains { operation in
-            switch operation {
+    /// The operations whose builds run at once, in an order no run can tell in advance:
+    /// resolves from several tasks, or a start (a reload's too) of several eager services. What
+    /// they build is the same whatever the order; the order of their instances' shutdown hooks
+    /// is not.
+    var concurrentOperations: Set<Int> {
+        let eager = effective.services.filter(\.eager).count
+        return Set(operations.indices.filter { index in
+            switch operations[index] {
             case .concurrently: true
-            case .start: services.filter(\.eager).count > 1
+            case .start, .reload: eager > 1
             default: false
             }
-        }
+        })
     }
 
     // MARK: - The manifest
 
-    var yaml: String {
+    var yaml: String { yaml(generation: 0) }
+
+    /// The manifest, each label marked with `generation` (`S3^1`) after the first: what a
+    /// reload reads.
+    func yaml(generation: Int) -> String {
         var text = "wiring: 1\nscopes:\n  custom:\n    session: {}\nservices:\n"
-        for service in services {
-            // A service with a property hook has a factory of its own: the others stay plain.
-            let factory = (service.hook == nil ? "" : "hooked-") + (service.isAsync ? "async-node" : "node")
-            text += "  \(service.key):\n    factory: \(factory)\n    scope: \(service.scope.rawValue)\n"
-            if let ttl = service.ttl { text += "    ttl: \(ttl)\n" }
-            if service.eager { text += "    eager: true\n" }
-            text += "    implements: [\(service.aliases.map { "ModelAlias\($0)" }.joined(separator: ", "))]\n"
-            if !service.tags.isEmpty { text += "    tags: [\(service.tags.joined(separator: ", "))]\n" }
-            text += "    args:\n" + Self.arguments(label: service.key, service.dependencies, indent: "      ")
-            if service.takesArgument { text += "      argument: true\n" }
-            if let hook = service.hook { text += "      hook: \(hook)\n" }
-            if !service.variants.isEmpty {
-                text += "    names:\n"
-                for variant in service.variants {
-                    text += "      \(variant.name):\n"
-                    if let scope = variant.scope { text += "        scope: \(scope.rawValue)\n" }
-                    text += "        args:\n" + Self.arguments(label: "\(service.key)[\(variant.name)]",
-                                                             variant.dependencies ?? service.dependencies, indent: "          ")
-                }
-            }
-        }
+        for service in services { text += Self.declaration(of: service, generation: generation, indent: "  ") }
         // Decorators after every service, in the order they apply: the first innermost.
         for service in services {
             for index in 0..<service.decorators {
                 text += "  \(service.key)D\(index):\n    factory: decorator\n    decorates: \(service.key)\n"
                 text += "    args: { label: \"\(service.key)+\(index)\" }\n"
+            }
+        }
+        if let context { text += context.block(generation: generation) }
+        return text
+    }
+
+    /// The label `service`'s arguments give it: a context's, else its key (marked with the
+    /// reload `generation`, and reading its configuration key when it does).
+    static func label(of service: Service, generation: Int) -> String {
+        if let label = service.label { return label }
+        return service.key + (generation > 0 ? "^\(generation)" : "") + (service.readsConfig ? "${model.\(service.key)}" : "")
+    }
+
+    /// `service`'s declaration, under `services:` or a context's `add:`.
+    static func declaration(of service: Service, generation: Int, indent: String) -> String {
+        let inner = indent + "  "
+        var text = "\(indent)\(service.key):\n"
+        if service.seeded {
+            text += "\(inner)scope: scoped\n\(inner)seeded: true\n"
+        } else {
+            // A service with a property hook has a factory of its own: the others stay plain.
+            let factory = (service.hook == nil ? "" : "hooked-") + (service.isAsync ? "async-node" : "node")
+            text += "\(inner)factory: \(factory)\n\(inner)scope: \(service.scope.rawValue)\n"
+        }
+        if let ttl = service.ttl { text += "\(inner)ttl: \(ttl)\n" }
+        if service.eager { text += "\(inner)eager: true\n" }
+        let implemented = service.aliases.map { "ModelAlias\($0)" } + service.namedAliases.map { "{ type: ModelAlias\($0), name: alt }" }
+        text += "\(inner)implements: [\(implemented.joined(separator: ", "))]\n"
+        if !service.tags.isEmpty { text += "\(inner)tags: [\(service.tags.joined(separator: ", "))]\n" }
+        guard !service.seeded else { return text }
+        text += "\(inner)args:\n" + arguments(label: label(of: service, generation: generation), service.dependencies, indent: inner + "  ")
+        if service.takesArgument { text += "\(inner)  argument: true\n" }
+        if let hook = service.hook { text += "\(inner)  hook: \(hook)\n" }
+        if service.failsShutdown { text += "\(inner)  fails: true\n" }
+        if !service.variants.isEmpty {
+            text += "\(inner)names:\n"
+            for variant in service.variants {
+                text += "\(inner)  \(variant.name):\n"
+                if let scope = variant.scope { text += "\(inner)    scope: \(scope.rawValue)\n" }
+                text += "\(inner)    args:\n" + arguments(label: "\(service.key)[\(variant.name)]",
+                                                         variant.dependencies ?? service.dependencies, indent: inner + "      ")
             }
         }
         return text
@@ -193,7 +248,8 @@ struct ModelProgram: CustomStringConvertible {
     }
 
     var description: String {
-        var text = yaml + "operations:\n"
+        var text = yaml + (context.map { "context test \($0.active ? "active" : "inactive")\n" } ?? "")
+            + (context?.overlay.map { "overlay services.test.yaml:\n\($0)" } ?? "") + "operations:\n"
         for (index, operation) in operations.enumerated() { text += "  \(index): \(operation)\n" }
         return text
     }

@@ -3,13 +3,17 @@ extension ModelRunner {
     static func runModel(_ program: ModelProgram) -> Observation {
         var observation = Observation()
         let model = ReferenceModel(program)
-        let ordered = !program.hasConcurrency
+        if model.isAmbiguous {
+            observation.note("manifest refused: ambiguous")
+            return observation
+        }
+        let concurrent = program.concurrentOperations
         var scopes: [ReferenceModel.Scope] = []
         var children: [ReferenceModel.World?] = []
         func place(_ place: ModelProgram.Place) -> (ReferenceModel.World, ReferenceModel.Scope?)? {
             switch place {
             case .root: return (model.root, nil)
-            case .scope(let index): return (model.root, scopes[index])
+            case .scope(let index): return (scopes[index].world, scopes[index])
             case .child(let index): return children[index].map { ($0, nil) }
             }
         }
@@ -19,9 +23,15 @@ extension ModelRunner {
                 switch target {
                 case .key(let key, let name):
                     return .instance(try model.resolve(.init(key: key, name: name), in: world, scope: scope, awaiting: awaiting))
-                case .alias(let alias):
-                    guard let registration = model.registration(implementing: alias) else { return .failure(kind: "unknownService", service: nil) }
+                case .alias(let alias), .namedAlias(let alias):
+                    let named = target == .namedAlias(alias)
+                    guard let registration = model.registration(implementing: alias, named: named) else {
+                        let failure = named ? ReferenceModel.Failure(kind: "unknownService", service: nil) : model.unimplemented(alias)
+                        return .failure(kind: failure.kind, service: failure.service)
+                    }
                     return .instance(try model.resolve(registration, in: world, scope: scope))
+                case .added:
+                    return .instance(try model.resolve(ReferenceModel.added, in: world, scope: scope))
                 case .tagged(let tag):
                     var nodes: [ModelNode] = []
                     for member in model.tagged(tag) { nodes.append(try model.resolve(member, in: world, scope: nil)) }
@@ -32,6 +42,8 @@ extension ModelRunner {
             }
         }
         for (index, operation) in program.operations.enumerated() {
+            model.operation = index
+            model.concurrent = concurrent.contains(index)
             switch operation {
             case .resolve(let target, let where_):
                 guard let (world, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
@@ -58,7 +70,7 @@ extension ModelRunner {
             case .start:
                 let (succeeded, hooks) = model.start()
                 observation.note("\(index): \(succeeded ? "started" : "start failed")")
-                if !succeeded { observation.recordHooks("\(index)", hooks, ordered: ordered) }
+                if !succeeded { observation.recordHooks("\(index)", hooks, concurrent: concurrent) }
             case .advance(let seconds):
                 model.now += seconds
             case .reset:
@@ -70,13 +82,20 @@ extension ModelRunner {
             case .resetChild(let number):
                 if let child = children[number] { model.reset(child) }
             case .makeScope:
-                scopes.append(ReferenceModel.Scope())
+                scopes.append(ReferenceModel.Scope(world: model.root))
+            case .makeSeededScope:
+                let seeds = model.program.services.filter(\.seeded).map { ($0.key, ModelNode(label: "seed:\($0.key)", dependencies: [])) }
+                scopes.append(ReferenceModel.Scope(world: model.root, seeds: Dictionary(uniqueKeysWithValues: seeds)))
             case .endScope(let number):
-                observation.recordHooks("\(index)", model.end(scopes[number]), ordered: ordered)
-            case .makeChild(let overrides, let shares, let parent):
+                let hooks = model.end(scopes[number])
+                observation.noteFailures("\(index)", ReferenceModel.failures(hooks))
+                observation.recordHooks("\(index)", hooks, concurrent: concurrent)
+            case .makeChild(let overrides, let shares, let parent, let adds):
                 let parentWorld = parent.map { children[$0] } ?? model.root
-                if let parentWorld, !parentWorld.isShutDown, !model.refusesChild(overrides: Set(overrides), shares: Set(shares)) {
-                    let child = ReferenceModel.World(parent: parentWorld, overrides: Set(overrides), shares: Set(shares))
+                // Adding what the parent declares (its own addition included) is refused.
+                if let parentWorld, !parentWorld.isShutDown, !model.refusesChild(overrides: Set(overrides), shares: Set(shares)),
+                   adds == nil || model.adding(in: parentWorld) == nil {
+                    let child = ReferenceModel.World(parent: parentWorld, overrides: Set(overrides), shares: Set(shares), adds: adds)
                     parentWorld.children.append(child)
                     children.append(child)
                 } else {
@@ -86,9 +105,25 @@ extension ModelRunner {
             case .shutDownChild(let number):
                 guard let child = children[number] else { observation.note("\(index): skipped"); continue }
                 child.parent?.children.removeAll { $0 === child }
-                observation.recordHooks("\(index)", model.shutDown(child), ordered: ordered)
+                let (hooks, failures) = model.shutDown(child)
+                observation.noteFailures("\(index)", failures)
+                observation.recordHooks("\(index)", hooks, concurrent: concurrent)
             case .shutDown:
-                observation.recordHooks("\(index)", model.shutDown(model.root), ordered: ordered)
+                let (hooks, failures) = model.shutDown(model.root)
+                observation.noteFailures("\(index)", failures)
+                observation.recordHooks("\(index)", hooks, concurrent: concurrent)
+            case .refresh(let key, let value):
+                guard let hooks = model.refresh(key, to: value) else { observation.note("\(index): skipped"); continue }
+                observation.recordHooks("\(index)", hooks, concurrent: concurrent)
+            case .reload:
+                guard let (applied, hooks, failures) = model.reload() else {
+                    observation.note("\(index): not reloaded")
+                    observation.recordHooks("\(index)", [], concurrent: concurrent)
+                    continue
+                }
+                observation.note("\(index): \(applied ? "reloaded" : "not reloaded")")
+                observation.noteFailures("\(index)", failures)
+                observation.recordHooks("\(index)", hooks, concurrent: concurrent)
             case .lazyRead(let alias, let where_, let readers):
                 // One resolve, of its own, whose outcome every reader gets.
                 guard let (world, _) = place(where_) else { observation.note("\(index): skipped"); continue }
@@ -96,8 +131,12 @@ extension ModelRunner {
                 for reader in 0..<readers { observation.record("\(index).\(reader)", outcome) }
             }
         }
-        observation.recordHooks("end", model.shutDown(model.root), ordered: ordered)
-        observation.recordCounts(model.counts, of: program)
+        model.operation = program.operations.count
+        model.concurrent = false
+        let (hooks, failures) = model.shutDown(model.root)
+        observation.noteFailures("end", failures)
+        observation.recordHooks("end", hooks, concurrent: concurrent)
+        observation.recordCounts(model.counts, model.concurrentCounts, of: model.program)
         return observation
     }
 }

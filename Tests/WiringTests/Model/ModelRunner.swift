@@ -15,11 +15,19 @@ enum ModelRunner {
     /// every instance built, so that a `shared` one lives as long as the program, as the
     /// model's do.
     final class Journal: Sendable {
-        let counts = Locked<[String: Int]>([:])
+        /// How many times each factory built, by label: outside operations that build
+        /// concurrently, and in them.
+        let counts = Locked<(outside: [String: Int], inside: [String: Int])>(([:], [:]))
         let hooks = Locked<[ModelNode]>([])
         let held = Locked<[ModelNode]>([])
+        /// The operation running, and whether it builds concurrently.
+        let operation = Locked((index: -1, concurrent: false))
         func built(_ node: ModelNode) {
-            counts.withLock { $0[node.label, default: 0] += 1 }
+            let (index, concurrent) = operation.withLock { $0 }
+            node.operation = index
+            counts.withLock { counts in
+                if concurrent { counts.inside[node.label, default: 0] += 1 } else { counts.outside[node.label, default: 0] += 1 }
+            }
             held.withLock { $0.append(node) }
         }
         func takeHooks() -> [ModelNode] { hooks.withLock { hooks in defer { hooks = [] }; return hooks } }
@@ -58,6 +66,7 @@ enum ModelRunner {
                 }
             }
             let node = ModelNode.make(key: ModelNode.key(ofLabel: label), label: label, dependencies: dependencies)
+            node.failsShutdown = r.args["fails"] != nil
             journal.built(node)
             return node
         }
@@ -83,10 +92,14 @@ enum ModelRunner {
                 }
             }
             let node = ModelNode.make(key: ModelNode.key(ofLabel: label), label: label, dependencies: dependencies)
+            node.failsShutdown = r.args["fails"] != nil
             journal.built(node)
             return node
         }
-        let shutDown: @Sendable (ModelNode) -> Void = { node in journal.hooks.withLock { $0.append(node) } }
+        let shutDown: @Sendable (ModelNode) throws -> Void = { node in
+            journal.hooks.withLock { $0.append(node) }
+            if node.failsShutdown { throw HookFailed() }
+        }
         registry.factory("node", node).onShutdown(shutDown)
         registry.factory("async-node") { r in try await asyncNode(r) }.onShutdown(shutDown)
         // The same with a property hook, only for services that have one: the others stay plain.
@@ -212,6 +225,10 @@ enum ModelRunner {
             case .argument(let what): return .failure(kind: "argument \(what)", service: service)
             case .scopeRequired: return .failure(kind: "scopeRequired", service: service)
             case .shutDown: return .failure(kind: "shutDown", service: service)
+            case .notSeeded: return .failure(kind: "notSeeded", service: service)
+            // Where an unknown name is met (a factory's code, a wrapper, a resolve) is not the model's.
+            case .unknownService: return .failure(kind: "unknownService", service: nil)
+            case .unknownName: return .failure(kind: "unknownName", service: nil)
             default: return .failure(kind: "\(error.kind): \(error.message)", service: service)
             }
         default:
@@ -226,8 +243,11 @@ enum ModelRunner {
             case .key(let key, let name):
                 if let scope { return try scope.resolve(key: key, name: name) }
                 return try container.resolve(key: key, name: name)
-            case .alias(let alias):
+            case .alias(let alias), .namedAlias(let alias):
+                let name: String? = target == .namedAlias(alias) ? "alt" : nil
                 func typed<T>(_ type: T.Type) throws(ResolutionError) -> Any {
+                    if let name, let scope { return try scope.resolve(type, name: name) }
+                    if let name { return try container.resolve(type, name: name) }
                     guard let scope else { return try container.resolve(type) }
                     return try scope.resolve(type)
                 }
@@ -239,165 +259,15 @@ enum ModelRunner {
                 }
             case .tagged(let tag):
                 return try container.resolveAll(ModelNode.self, tagged: tag)
+            case .added:
+                guard let scope else { return try container.resolve(ModelAdded.self) }
+                return try scope.resolve(ModelAdded.self)
             }
         }
     }
 
-    static func runReal(_ program: ModelProgram) async -> Observation {
-        var observation = Observation()
-        let journal = Journal()
-        let clock = ModelClock()
-        let container: Container
-        do {
-            container = try Container(manifest: try TestSupport.temporaryFile(program.yaml, name: "services.yaml"),
-                                      registry: registry(journal), contexts: .none,
-                                      options: .init(environment: [:], now: { clock.now }))
-        } catch {
-            observation.note("manifest refused: \(error)")
-            return observation
-        }
-        let ordered = !program.hasConcurrency
-        var scopes: [ContainerScope] = []
-        var children: [Container?] = []
-        func place(_ place: ModelProgram.Place) -> (Container, ContainerScope?)? {
-            switch place {
-            case .root: return (container, nil)
-            case .scope(let index): return (container, scopes[index])
-            case .child(let index): return children[index].map { ($0, nil) }
-            }
-        }
-        for (index, operation) in program.operations.enumerated() {
-            switch operation {
-            case .resolve(let target, let where_):
-                guard let (resolving, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
-                observation.record("\(index)", resolve(target, container: resolving, scope: scope))
-            case .resolveWithArguments(let key, let arguments, let where_):
-                guard let (resolving, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
-                let passed: [any Sendable] = arguments.map { argument in
-                    switch argument {
-                    case .number(let value): value
-                    case .text(let value): value
-                    }
-                }
-                observation.record("\(index)", outcome {
-                    switch (passed.count, scope) {
-                    case (0, nil): try resolving.resolve(key: key)
-                    case (0, let scope?): try scope.resolve(key: key)
-                    case (1, nil): try resolving.resolve(key: key, arguments: passed[0])
-                    case (1, let scope?): try scope.resolve(key: key, arguments: passed[0])
-                    case (_, nil): try resolving.resolve(key: key, arguments: passed[0], passed[1])
-                    case (_, let scope?): try scope.resolve(key: key, arguments: passed[0], passed[1])
-                    }
-                })
-            case .resolveAwaited(let target, let where_):
-                guard let (resolving, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
-                guard case .key(let key, let name) = target else {
-                    observation.record("\(index)", resolve(target, container: resolving, scope: scope))
-                    continue
-                }
-                // Unnamed by type, named by key: both awaited.
-                observation.record("\(index)", await awaitedOutcome { () async throws -> Any in
-                    if name == nil { return try await resolveTypedAwaiting(ModelNode.type(of: key), container: resolving, scope: scope) }
-                    if let scope { return try await scope.resolve(key: key, name: name) }
-                    return try await resolving.resolve(key: key, name: name)
-                })
-            case .resolveTyped(let key, let where_):
-                guard let (resolving, scope) = place(where_) else { observation.note("\(index): skipped"); continue }
-                observation.record("\(index)", outcome { try resolveTyped(ModelNode.type(of: key), container: resolving, scope: scope) })
-            case .concurrently(let resolves):
-                let places = resolves.map { place($0.1) }
-                let outcomes = await withTaskGroup(of: (Int, Observation.Outcome?).self) { group in
-                    for (offset, resolve) in resolves.enumerated() {
-                        let at = places[offset]
-                        // On threads of their own: a resolve may wait for another's build, which
-                        // would hold a thread of the cooperative pool the tests beside it need.
-                        group.addTask {
-                            guard let (resolving, scope) = at else { return (offset, nil) }
-                            return (offset, await TestSupport.onThreadOfItsOwn { Self.resolve(resolve.0, container: resolving, scope: scope) })
-                        }
-                    }
-                    var outcomes = [Observation.Outcome?](repeating: nil, count: resolves.count)
-                    for await (offset, outcome) in group { outcomes[offset] = outcome }
-                    return outcomes
-                }
-                for (offset, outcome) in outcomes.enumerated() {
-                    if let outcome { observation.record("\(index).\(offset)", outcome, concurrent: true) } else { observation.note("\(index).\(offset): skipped") }
-                }
-            case .start:
-                do {
-                    try await container.start()
-                    observation.note("\(index): started")
-                } catch {
-                    observation.note("\(index): start failed")
-                    observation.recordHooks("\(index)", journal.takeHooks(), ordered: ordered)
-                }
-            case .advance(let seconds):
-                clock.advance(seconds)
-            case .reset:
-                container.reset()
-            case .resetService(let key):
-                container.reset(service: key)
-            case .resetScope(let scope):
-                container.reset(scope: Scope(scope.rawValue))
-            case .resetChild(let number):
-                children[number]?.reset()
-            case .makeScope:
-                scopes.append(container.makeScope())
-            case .endScope(let number):
-                do {
-                    try await scopes[number].end()
-                } catch {
-                    observation.note("\(index): \(error)")
-                }
-                observation.recordHooks("\(index)", journal.takeHooks(), ordered: ordered)
-            case .makeChild(let overrides, let shares, let parent):
-                guard let parentContainer = parent.map({ children[$0] }) ?? container else {
-                    children.append(nil)
-                    observation.note("\(index): child refused")
-                    continue
-                }
-                do {
-                    children.append(try parentContainer.child { child in
-                        for key in overrides {
-                            child.override(key: key) { _ in
-                                let node = ModelNode.make(key: key, label: "override:\(key)", dependencies: [])
-                                journal.built(node)
-                                return node
-                            }
-                        }
-                        for key in shares { child.share(key: key) }
-                    })
-                } catch {
-                    children.append(nil)
-                    observation.note("\(index): child refused")
-                }
-            case .shutDownChild(let number):
-                guard let child = children[number] else { observation.note("\(index): skipped"); continue }
-                await shutDown(child, "\(index)", journal, &observation, ordered: ordered)
-            case .shutDown:
-                await shutDown(container, "\(index)", journal, &observation, ordered: ordered)
-            case .lazyRead(let alias, let where_, let readers):
-                guard let (resolving, _) = place(where_) else { observation.note("\(index): skipped"); continue }
-                let outcomes = await TestSupport.onThreadOfItsOwn { lazyRead(alias, from: resolving, readers: readers) }
-                for (reader, outcome) in outcomes.enumerated() {
-                    observation.record("\(index).\(reader)", outcome)
-                }
-            }
-        }
-        await shutDown(container, "end", journal, &observation, ordered: ordered)
-        observation.recordCounts(journal.counts.withLock { $0 }, of: program)
-        return observation
-    }
-
-    private static func shutDown(_ container: Container, _ label: String, _ journal: Journal, _ observation: inout Observation,
-                                 ordered: Bool) async {
-        do {
-            try await container.shutdown()
-        } catch {
-            observation.note("\(label): \(error)")
-        }
-        observation.recordHooks(label, journal.takeHooks(), ordered: ordered)
-    }
+    /// What a failing shutdown hook of the model throws.
+    struct HookFailed: Error {}
 }
 
 extension Container {

@@ -43,29 +43,52 @@ struct Observation {
         }
     }
 
-    /// The instances whose shutdown hooks ran, in order (sorted when the order depends on
-    /// which task built first).
-    mutating func recordHooks(_ label: String, _ nodes: [ModelNode], ordered: Bool) {
-        // Unordered, by label only: numbering them would depend on the order too.
-        let rendered = ordered ? nodes.map { render($0) } : nodes.map(\.label).sorted()
-        lines.append("\(label): hooks\(ordered ? "" : " (any order)") \(rendered.joined(separator: " "))")
+    /// The instances whose shutdown hooks ran, in order; those built by one of the
+    /// `concurrent` operations, next to each other, in any order: sorted, by label only
+    /// (numbering them would depend on the order too), in brackets.
+    mutating func recordHooks(_ label: String, _ nodes: [ModelNode], concurrent: Set<Int>) {
+        var rendered: [String] = []
+        var index = nodes.startIndex
+        while index < nodes.endIndex {
+            let operation = nodes[index].operation
+            guard concurrent.contains(operation) else {
+                rendered.append(render(nodes[index]))
+                index += 1
+                continue
+            }
+            let end = nodes[index...].firstIndex { $0.operation != operation } ?? nodes.endIndex
+            rendered.append("{" + nodes[index..<end].map(\.label).sorted().joined(separator: " ") + "}")
+            index = end
+        }
+        lines.append("\(label): hooks \(rendered.joined(separator: " "))")
     }
 
     mutating func note(_ line: String) { lines.append(line) }
 
-    /// How many times each factory built, by label. With resolves run concurrently, only kept
-    /// services (singleton, cached, scoped): how many `graph` instances (and what they depend
-    /// on) a kept service's build needs depends on whether the resolution that built it had
-    /// them already, which depends on which task got there first.
-    mutating func recordCounts(_ counts: [String: Int], of program: ModelProgram) {
-        let shown = counts.filter { label, _ in
-            guard program.hasConcurrency else { return true }
-            let key = ModelNode.key(ofLabel: label)
-            let name = label.contains("[") ? String(label.drop { $0 != "[" }.dropFirst().prefix { $0 != "]" }) : nil
-            guard let service = program.service(key) else { return true }
-            let scope = name.flatMap { name in service.variants.first { $0.name == name }?.scope } ?? service.scope
-            return scope.keeps || scope == .scoped
-        }
+    /// The registrations whose shutdown hooks failed, if any, sorted (the hooks' order is
+    /// recorded with them).
+    mutating func noteFailures(_ label: String, _ failures: [String]) {
+        guard !failures.isEmpty else { return }
+        lines.append("\(label): shutdown failed: \(failures.sorted().joined(separator: " "))")
+    }
+
+    /// How many times each factory built, by label: `outside` operations that build
+    /// concurrently, every build; `inside` them, only kept services' (singleton, cached,
+    /// scoped): how many `graph` instances (and what they depend on) a kept service's build
+    /// needs depends on whether the resolution that built it had them already, which depends
+    /// on which task got there first.
+    mutating func recordCounts(_ outside: [String: Int], _ inside: [String: Int], of program: ModelProgram) {
+        var shown = outside
+        for (label, count) in inside where Self.isKept(label, in: program) { shown[label, default: 0] += count }
         lines.append("built: " + shown.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " "))
+    }
+
+    /// Whether the registration a label names is kept by its container or scope.
+    private static func isKept(_ label: String, in program: ModelProgram) -> Bool {
+        let key = ModelNode.key(ofLabel: label)
+        let name = label.contains("[") ? String(label.drop { $0 != "[" }.dropFirst().prefix { $0 != "]" }) : nil
+        guard let service = program.service(key) else { return true }
+        let scope = name.flatMap { name in service.variants.first { $0.name == name }?.scope } ?? service.scope
+        return scope.keeps || scope == .scoped
     }
 }

@@ -40,26 +40,46 @@ final class ReferenceModel {
     /// A container: the root or a child.
     final class World {
         let parent: World?
+        /// What it overrides: service keys, and named variants as `S3[eu]`.
         let overrides: Set<String>
         let shares: Set<String>
+        /// The key the factory of the ``ModelAdded`` it adds resolves, if it adds one.
+        let adds: String?
+        /// How many reloads came before the manifest it was built from (a child: its parent's).
+        let generation: Int
         /// Kept instances, each with the time it expires at, if it does.
         var kept: [Registration: (node: ModelNode, expires: Int?)] = [:]
-        /// Kept instances in the order built, for the shutdown hooks.
-        var hooks: [ModelNode] = []
+        /// Kept instances' layers in the order built, for the shutdown hooks.
+        var hooks: [(registration: Registration, node: ModelNode)] = []
         var children: [World] = []
         var isShutDown = false
+        /// What its shutdown reported failing: a shutdown asked for again reports the same.
+        var shutdownFailures: [String] = []
+        /// Whether a `start()` succeeded (a root's).
+        var started = false
 
-        init(parent: World?, overrides: Set<String> = [], shares: Set<String> = []) {
+        init(parent: World?, overrides: Set<String> = [], shares: Set<String> = [], adds: String? = nil, generation: Int = 0) {
             self.parent = parent
             self.overrides = overrides
             self.shares = shares
+            self.adds = adds
+            self.generation = parent?.generation ?? generation
         }
     }
 
     final class Scope {
+        /// The container it was made from.
+        let world: World
+        /// The instances seeded into it, by service key.
+        let seeds: [String: ModelNode]
         var kept: [Registration: (node: ModelNode, expires: Int?)] = [:]
-        var hooks: [ModelNode] = []
+        var hooks: [(registration: Registration, node: ModelNode)] = []
         var ended = false
+
+        init(world: World, seeds: [String: ModelNode] = [:]) {
+            self.world = world
+            self.seeds = seeds
+        }
     }
 
     struct Failure: Error {
@@ -67,23 +87,40 @@ final class ReferenceModel {
         let service: String?
     }
 
+    /// The program's services as the container declares them (its context applied).
     let program: ModelProgram
-    let root: World
-    private(set) var counts: [String: Int] = [:]
+    /// The container in force: another after a reload.
+    var root: World
+    /// How many times each factory built, by label: outside operations that build
+    /// concurrently, and in them.
+    var counts: [String: Int] = [:]
+    var concurrentCounts: [String: Int] = [:]
+    /// The operation running, and whether it builds concurrently.
+    var operation = -1
+    var concurrent = false
     /// The clock, in seconds.
     var now = 0
-    /// Whether a `start()` succeeded.
-    var started = false
+    /// The configuration source's values of `model.S3` (`~0` before any refresh).
+    var configuration: [String: Int] = [:]
+
+    /// Whether the manifest is refused: two services implement one type under no name, as
+    /// written or with its context applied (a context that switches one off does not make the
+    /// manifest as written valid).
+    let isAmbiguous: Bool
 
     init(_ program: ModelProgram) {
-        self.program = program
+        self.program = program.effective
         root = World(parent: nil)
+        isAmbiguous = [program, program.effective].contains { program in
+            (0..<ModelProgram.aliasCount).contains { alias in program.services.filter { $0.aliases.contains(alias) }.count > 1 }
+        }
     }
 
     // MARK: - Declarations
 
     func scope(of registration: Registration) -> ModelProgram.Scope {
-        let service = program.service(registration.key)!
+        // What a child adds is a singleton of the child's.
+        guard let service = program.service(registration.key) else { return .singleton }
         return registration.name.flatMap { name in service.variants.first { $0.name == name }?.scope } ?? service.scope
     }
 
@@ -121,14 +158,34 @@ final class ReferenceModel {
         case share(from: World)
     }
 
-    func change(of key: String, in world: World) -> Change? {
+    func change(of registration: Registration, in world: World) -> Change? {
         var next: World? = world
         while let current = next, let parent = current.parent {
-            if current.shares.contains(key) { return .share(from: parent) }
-            if current.overrides.contains(key) { return .override }
+            if registration.name == nil, current.shares.contains(registration.key) { return .share(from: parent) }
+            if current.overrides.contains(registration.label) { return .override }
             next = parent
         }
         return nil
+    }
+
+    /// The nearest container, `world` or an ancestor, that adds a ``ModelAdded``.
+    func adding(in world: World) -> World? {
+        var next: World? = world
+        while let current = next {
+            if current.adds != nil { return current }
+            next = current.parent
+        }
+        return nil
+    }
+
+    /// The label the factory of `registration` gives what it builds in `world` (without a
+    /// runtime argument): a variant's, a context's, else its key, marked with the reload
+    /// generation and the configuration value it reads.
+    func label(of registration: Registration, in world: World) -> String {
+        let service = program.service(registration.key)!
+        if registration.name != nil || service.label != nil { return registration.name == nil ? service.label! : registration.label }
+        return service.key + (world.generation > 0 ? "^\(world.generation)" : "")
+            + (service.readsConfig ? "~\(configuration[service.key] ?? 0)" : "")
     }
 
     /// Every service and variant with `tag`, in manifest order.
@@ -136,8 +193,15 @@ final class ReferenceModel {
         program.services.filter { $0.tags.contains(tag) }.map { Registration(key: $0.key, name: nil) }
     }
 
-    func registration(implementing alias: Int) -> Registration? {
-        program.services.first { $0.aliases.contains(alias) }.map { Registration(key: $0.key, name: nil) }
+    /// What resolving alias `alias` (under no name) finds when no service implements it so:
+    /// a service implementing it under a name only is named in the error.
+    func unimplemented(_ alias: Int) -> Failure {
+        let named = program.services.contains { $0.namedAliases.contains(alias) }
+        return Failure(kind: named ? "unknownName" : "unknownService", service: nil)
+    }
+
+    func registration(implementing alias: Int, named: Bool = false) -> Registration? {
+        program.services.first { (named ? $0.namedAliases : $0.aliases).contains(alias) }.map { Registration(key: $0.key, name: nil) }
     }
 
     // MARK: - Resolving
@@ -163,6 +227,12 @@ final class ReferenceModel {
     /// when `awaiting`.
     func resolve(_ registration: Registration, in world: World, scope: Scope?, awaiting: Bool = false,
                  arguments: [ModelProgram.Argument] = []) throws(Failure) -> ModelNode {
+        // A scope of a container shut down resolves nothing; the container itself looks the
+        // service up first.
+        if scope != nil, world.isShutDown { throw Failure(kind: "shutDown", service: nil) }
+        if registration == Self.added ? adding(in: world) == nil : program.service(registration.key) == nil {
+            throw Failure(kind: "unknownService", service: nil)
+        }
         if world.isShutDown { throw Failure(kind: "shutDown", service: nil) }
         return try build(registration, in: world, scope: scope, resolution: Resolution(), path: [], awaiting: awaiting, arguments: arguments)
     }
@@ -183,6 +253,8 @@ final class ReferenceModel {
     /// or scope keeps is kept once the hooks waiting in its resolution ran.
     private func build(_ registration: Registration, in world: World, scope: Scope?, resolution: Resolution,
                        path: [Step], awaiting: Bool, arguments: [ModelProgram.Argument] = []) throws(Failure) -> ModelNode {
+        if registration == Self.added { return try buildAdded(in: world, scope: scope, resolution: resolution, path: path) }
+        guard let service = program.service(registration.key) else { throw Failure(kind: "unknownService", service: nil) }
         let scopeKind = self.scope(of: registration)
         if path.contains(where: { $0.registration == registration }) {
             // Met again while its hooks run (or wait for the outermost factory): handed back,
@@ -198,7 +270,7 @@ final class ReferenceModel {
         }
         // A share: the instance of the parent of the child that shares it, by a resolve of
         // that parent's own.
-        let change = registration.name == nil ? self.change(of: registration.key, in: world) : nil
+        let change = self.change(of: registration, in: world)
         if case .share(let parent)? = change {
             return try resolve(registration, in: parent, scope: nil, awaiting: awaiting, arguments: arguments)
         }
@@ -211,6 +283,10 @@ final class ReferenceModel {
             }
             if scope.ended { throw Failure(kind: "shutDown", service: registration.label) }
             if let kept = scope.kept[registration] { return kept.node }
+            if service.seeded {
+                guard let seed = scope.seeds[registration.key] else { throw Failure(kind: "notSeeded", service: registration.label) }
+                return seed
+            }
         case .graph:
             if let built = resolution.graph[registration] { return built }
         case .unique:
@@ -222,15 +298,15 @@ final class ReferenceModel {
             if let waiting = resolution.waiting.last(where: { $0.registration == registration }) { return waiting.kept ?? waiting.node }
         }
         // A child's override is its own synchronous factory.
-        let isAsync: Bool = if case .override? = change { false } else { program.service(registration.key)!.isAsync }
+        let isAsync: Bool = if case .override? = change { false } else { service.isAsync }
         if isAsync, !awaiting { throw Failure(kind: "awaitRequired", service: registration.label) }
         var node: ModelNode
         if case .override? = change {
-            node = ModelNode(label: "override:\(registration.key)", dependencies: [])
+            node = ModelNode(label: "override:\(registration.label)", dependencies: [])
         } else {
             // A runtime argument, read first; a dependency is resolved with none.
-            var label = registration.label
-            if program.service(registration.key)!.takesArgument {
+            var label = self.label(of: registration, in: world)
+            if service.takesArgument {
                 guard let first = arguments.first else { throw Failure(kind: "argument missing", service: registration.label) }
                 guard case .number(let value) = first else { throw Failure(kind: "argument type", service: registration.label) }
                 label += "#\(value)"
@@ -250,13 +326,14 @@ final class ReferenceModel {
                     built.append(try resolved(Registration(key: key, name: nil), awaiting: isAsync))
                 case .wrapped(let alias):
                     // A wrapper of the instance being built joins its resolution.
-                    guard let implementing = self.registration(implementing: alias) else { throw Failure(kind: "unknownService", service: nil) }
+                    guard let implementing = self.registration(implementing: alias) else { throw unimplemented(alias) }
                     built.append(try resolved(implementing, awaiting: false))
                 }
             }
             node = ModelNode(label: label, dependencies: built)
+            node.failsShutdown = service.failsShutdown
         }
-        counts[node.label, default: 0] += 1
+        built(node)
         let factoryNode = node
         // Its hooks: now, once no factory runs below (after those that waited), else later.
         let outermost = isAsync || !path.contains(where: \.running)
@@ -275,7 +352,7 @@ final class ReferenceModel {
         var layers = node.label.hasPrefix("override:") ? [] : [node]
         for index in 0..<decorators(of: registration) {
             node = ModelNode(label: "\(registration.key)+\(index)", dependencies: [node])
-            counts[node.label, default: 0] += 1
+            built(node)
             layers.append(node)
         }
         switch scopeKind {
@@ -301,11 +378,36 @@ final class ReferenceModel {
     private func keep(_ node: ModelNode, of registration: Registration, layers: [ModelNode], in world: World, scope: Scope?) {
         if self.scope(of: registration) == .scoped {
             scope?.kept[registration] = (node, nil)
-            scope?.hooks += layers
+            scope?.hooks += layers.map { (registration, $0) }
         } else {
             world.kept[registration] = (node, ttl(of: registration).map { now + $0 })
-            world.hooks += layers
+            world.hooks += layers.map { (registration, $0) }
         }
+    }
+
+    /// Counts `node`, built by the operation running.
+    func built(_ node: ModelNode) {
+        node.operation = operation
+        if concurrent { concurrentCounts[node.label, default: 0] += 1 } else { counts[node.label, default: 0] += 1 }
+    }
+
+    /// What a child adds, as a registration.
+    static let added = Registration(key: "ModelAdded", name: nil)
+
+    /// Builds what the nearest container that adds a ``ModelAdded`` adds (or finds it where
+    /// `world` keeps it): its factory resolves the key it was given, in code.
+    private func buildAdded(in world: World, scope: Scope?, resolution: Resolution, path: [Step]) throws(Failure) -> ModelNode {
+        guard let key = adding(in: world)?.adds else { throw Failure(kind: "unknownService", service: nil) }
+        if let kept = world.kept[Self.added] { return kept.node }
+        let dependency = try build(Registration(key: key, name: nil), in: world, scope: scope, resolution: resolution,
+                                   path: path + [Step(registration: Self.added, running: true)], awaiting: false)
+        let node = ModelAdded(label: "added", dependencies: [dependency])
+        built(node)
+        if !path.contains(where: \.running) {
+            try runWaitingHooks(resolution, returned: Self.added, node, in: world, scope: scope, path: path + [Step(registration: Self.added, running: false)])
+        }
+        world.kept[Self.added] = (node, nil)
+        return node
     }
 
     /// Runs the hook of `registration`'s `node`, which resolves `key` in this resolution, while
@@ -337,94 +439,5 @@ final class ReferenceModel {
             }
             if let kept = next.kept { keep(kept, of: next.registration, layers: next.layers, in: world, scope: scope) }
         }
-    }
-
-    // MARK: - Lifecycle
-
-    /// Drops kept instances (of `key` only, when given); their hooks still run at shutdown.
-    func reset(_ world: World, key: String? = nil) {
-        world.kept = world.kept.filter { key != nil && $0.key.key != key }
-    }
-
-    /// Drops the kept instances of the registrations in `kind`.
-    func reset(_ world: World, scope kind: ModelProgram.Scope) {
-        world.kept = world.kept.filter { scope(of: $0.key) != kind }
-    }
-
-    /// `start()`: each `eager` service resolved once, in manifest order; whether all were
-    /// built, and the instances whose hooks ran. A start that fails shuts down every instance
-    /// the container keeps (the last built first), drops them, and may be tried again; once one
-    /// succeeded, a start does nothing; once shut down, it fails.
-    func start() -> (succeeded: Bool, hooks: [ModelNode]) {
-        if root.isShutDown { return (false, []) }
-        if started { return (true, []) }
-        var succeeded = true
-        for service in program.services where service.eager {
-            do throws(Failure) {
-                _ = try resolve(Registration(key: service.key, name: nil), in: root, scope: nil, awaiting: true)
-            } catch {
-                succeeded = false
-            }
-        }
-        guard !succeeded else {
-            started = true
-            return (true, [])
-        }
-        defer {
-            root.hooks = []
-            root.kept = [:]
-        }
-        return (false, root.hooks.reversed())
-    }
-
-    /// Shuts `world` down: its live children first, the most recent first, then its kept
-    /// instances' hooks, the last built first. Returns the instances whose hooks ran.
-    func shutDown(_ world: World) -> [ModelNode] {
-        guard !world.isShutDown else { return [] }
-        world.isShutDown = true
-        var ran: [ModelNode] = []
-        for child in world.children.reversed() { ran += shutDown(child) }
-        world.children = []
-        ran += world.hooks.reversed()
-        world.hooks = []
-        world.kept = [:]
-        return ran
-    }
-
-    /// Ends `scope`: its instances' hooks, the last built first.
-    func end(_ scope: Scope) -> [ModelNode] {
-        guard !scope.ended else { return [] }
-        scope.ended = true
-        defer { scope.hooks = []; scope.kept = [:] }
-        return scope.hooks.reversed()
-    }
-
-    /// Whether a child sharing `shares` and overriding `overrides` is refused: a shared service
-    /// that is scoped, or whose declared references reach an overridden one (the parent's
-    /// instance would hold the parent's).
-    func refusesChild(overrides: Set<String>, shares: Set<String>) -> Bool {
-        for key in shares {
-            if scope(of: Registration(key: key, name: nil)) == .scoped { return true }
-            var pending = [Registration(key: key, name: nil)]
-            var seen: Set<Registration> = []
-            while let next = pending.popLast() {
-                guard seen.insert(next).inserted else { continue }
-                for dependency in dependencies(of: next) {
-                    switch dependency {
-                    case .reference(let key, let name):
-                        if name == nil, overrides.contains(key) { return true }
-                        pending.append(Registration(key: key, name: name))
-                    case .tagged(let tag):
-                        for member in tagged(tag) {
-                            if overrides.contains(member.key) { return true }
-                            pending.append(member)
-                        }
-                    case .inCode, .typed, .wrapped:
-                        break
-                    }
-                }
-            }
-        }
-        return false
     }
 }
