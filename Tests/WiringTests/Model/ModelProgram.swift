@@ -1,10 +1,12 @@
 /// A random program for the reference model check: a manifest (services with scopes, time to
-/// live, variants, aliases, tags, decorators, `eager` and references) and the operations run
-/// against it (resolves by key, name, alias, type and tag, from the container, a scope or a
-/// child, some from several tasks at once; `start()`; a clock moved on; resets of everything, a
-/// service or a scope; scopes made and ended; children and grandchildren made with overrides
-/// and shares, reset and shut down; the container's shutdown; lazy wrappers first read by
-/// several threads at once).
+/// live, variants, aliases named and not, tags, decorators, `eager`, async factories, property
+/// hooks, runtime arguments, failing shutdown hooks, seeded services, configuration keys and
+/// references; a context in a block and an overlay file) and the operations run against it
+/// (resolves by key, name, alias, type and tag, awaited or not, with arguments, from the
+/// container, a scope or a child, some from several tasks at once; `start()`; a clock moved on;
+/// resets of everything, a service or a scope; scopes made, seeded and ended; children and
+/// grandchildren made with overrides, shares and additions, reset and shut down; refreshes;
+/// reloads; the container's shutdown; lazy wrappers first read by several threads at once).
 ///
 /// The same program runs on the real ``Container`` (``ModelRunner``) and on the
 /// ``ReferenceModel``; both report ``Observation``s, which must agree.

@@ -26,10 +26,18 @@
 /// - Kept instances' shutdown hooks run at the container's shutdown (also of instances a
 ///   reset dropped), the last built first; a scope's, when it ends. A child's shutdown runs its
 ///   own; the parent's shuts its live children down first, the most recent first.
-/// - A child resolves what it overrides with its own factory (in the service's scope), what it
-///   shares from its parent (a resolve of the parent's, each time), and everything else as its
-///   parent declares it (a grandchild inherits its parent's overrides and shares), keeping its
-///   own instances.
+/// - A child resolves what it overrides with its own factory (in the service's scope; a named
+///   variant's override replaces that variant only), what it shares from its parent (a resolve
+///   of the parent's, each time), what it adds (kept by the child resolving it), and everything
+///   else as its parent declares it (a grandchild inherits its parent's overrides, shares and
+///   additions), keeping its own instances.
+/// - An active context changes services before anything is built: its block, then its overlay
+///   file; a service it switches off is unknown; what it adds is declared. Two services
+///   implementing one type under no name, as written or in the context, refuse the manifest.
+/// - A seeded service is the instance its scope was given, or `notSeeded`.
+/// - A shutdown runs every hook and reports those that threw; asked again, the same.
+/// - A refresh (seen once started) and a reload (a container started from the manifest again,
+///   put in force when it starts, the one before then shut down): `ReferenceModel+Lifecycle.swift`.
 final class ReferenceModel {
     struct Registration: Hashable {
         let key: String
