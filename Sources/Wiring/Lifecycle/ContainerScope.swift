@@ -34,8 +34,10 @@ public final class ContainerScope: Sendable {
         if container.observesBuilds { for observer in container.observers { observer.scopeOpened() } }
     }
 
-    /// Throws when the container is shut down: a synchronous resolve through a scope runs in a
-    /// state of its own, which the container's own check at the top of a resolve does not see.
+    /// Throws when the container is shut down: a resolve through a scope runs in a state of its
+    /// own, which the container's own check at the top of a resolve does not see. Checked first,
+    /// awaited or not, so that a scope of a container shut down says so whatever it is asked for.
+    @usableFromInline
     func checkOpen() throws(ResolutionError) {
         if container.isShutDown {
             throw ResolutionError.shutDown("the container is shut down; nothing can be resolved in its scopes")
@@ -69,6 +71,7 @@ public final class ContainerScope: Sendable {
     /// - Throws: ``ResolutionError``, or `CancellationError` (see ``Container/resolve(_:name:arguments:)-3njpw``).
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: any Sendable...) async throws -> T {
+        try checkOpen()
         var instance = try await container.resolveAsync(type, name: name, arguments: Arguments(arguments), scope: self)
         guard let typed = Container.cast(&instance, to: T.self) else {
             throw container.typeMismatch(instance, expected: type, name: name)
@@ -87,7 +90,8 @@ public final class ContainerScope: Sendable {
 
     /// Resolves a service by its key in this scope, awaiting it if needed.
     public func resolve(key: String, name: String? = nil, arguments: any Sendable...) async throws -> Any {
-        try await container.withTopState(scope: self) { top in
+        try checkOpen()
+        return try await container.withTopState(scope: self) { top in
             try await container.resolveAsync(key: key, name: name, arguments: Arguments(arguments), from: top)
         }
     }

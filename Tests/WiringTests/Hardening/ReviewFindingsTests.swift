@@ -368,4 +368,27 @@ struct ModelFindingsTests {
         #expect(container.shutdownReport?.hooks.isEmpty == true)
         _ = child.isShutDown
     }
+
+    /// A scope of a container shut down says so, awaited or not, whatever it is asked for (an
+    /// awaited resolve of an undeclared service said "unknown service" instead).
+    @Test func aScopeOfAShutDownContainerSaysSoWhenAwaitedToo() async throws {
+        let registry = FactoryRegistry()
+        registry.factory("node") { _ in Decorated(inner: nil) }
+        let container = try AsyncFixture.container("""
+            services:
+              Pool: { factory: node, scope: singleton }
+            """, registry: registry)
+        let scope = container.makeScope()
+        try await container.shutdown()
+        for resolve in [{ try await scope.resolve(key: "Missing") }, { try await scope.resolve(Decorated.self) as Any }] {
+            do {
+                _ = try await resolve()
+                Issue.record("resolved from a scope of a container shut down")
+            } catch let error as ResolutionError {
+                guard case .shutDown = error.kind else { Issue.record("\(error.kind)"); continue }
+            }
+        }
+        #expect(throws: ResolutionError.self) { try scope.resolve(key: "Missing") }
+    }
 }
+

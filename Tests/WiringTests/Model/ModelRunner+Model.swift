@@ -19,6 +19,8 @@ extension ModelRunner {
         }
         func resolve(_ target: ModelProgram.Target, in world: ReferenceModel.World, scope: ReferenceModel.Scope?,
                      awaiting: Bool = false) -> Observation.Outcome {
+            // A scope of a container shut down resolves nothing, declared or not.
+            if scope != nil, world.isShutDown { return .failure(kind: "shutDown", service: nil) }
             do throws(ReferenceModel.Failure) {
                 switch target {
                 case .key(let key, let name):
@@ -127,7 +129,8 @@ extension ModelRunner {
             case .lazyRead(let alias, let where_, let readers):
                 // One resolve, of its own, whose outcome every reader gets.
                 guard let (world, _) = place(where_) else { observation.note("\(index): skipped"); continue }
-                let outcome = resolve(.alias(alias), in: world, scope: nil)
+                // A wrapper of a container shut down reads nothing, declared or not.
+                let outcome = world.isShutDown ? .failure(kind: "shutDown", service: nil) : resolve(.alias(alias), in: world, scope: nil)
                 for reader in 0..<readers { observation.record("\(index).\(reader)", outcome) }
             }
         }
