@@ -3,6 +3,7 @@
 # programs for a given time, in a release build.
 #
 #   Tests/Model/model.sh SECONDS [SEED]
+#   WIRING_MODEL_COUNT=1000000 Tests/Model/model.sh 7200 SEED   # stops once that many agreed
 #
 # Prints how many programs ran from which seed; the first disagreement is printed as the
 # smallest program that shows it, and makes the script exit non-zero. Each one found is fixed

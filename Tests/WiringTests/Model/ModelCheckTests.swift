@@ -7,7 +7,7 @@ import Testing
 ///
 /// `swift test --filter ModelCheckTests` runs a fixed number from a fixed seed (what CI runs);
 /// `Tests/Model/model.sh SECONDS [SEED]` runs as many as fit in the time from any seed
-/// (`WIRING_MODEL_SECONDS`, `WIRING_MODEL_SEED`).
+/// (`WIRING_MODEL_SECONDS`, `WIRING_MODEL_SEED`; `WIRING_MODEL_COUNT` stops it at a count).
 @Suite("Reference model")
 struct ModelCheckTests {
     /// What one program showed, where the two runs first differ.
@@ -258,7 +258,8 @@ struct ModelCheckTests {
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["WIRING_MODEL_SEED"].flatMap(UInt64.init) ?? 1
         let seconds = environment["WIRING_MODEL_SECONDS"].flatMap(Double.init)
-        let count = seconds == nil ? 2_000 : Int.max
+        // `WIRING_MODEL_COUNT` stops a timed run once that many agreed.
+        let count = environment["WIRING_MODEL_COUNT"].flatMap(Int.init) ?? (seconds == nil ? 2_000 : Int.max)
         let start = Date()
         let (ran, disagreement) = await Self.run(seed: seed, count: count, seconds: seconds)
         print("model check: \(ran) programs from seed \(seed) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")

@@ -28,7 +28,9 @@ extension ModelRunner {
                 case .alias(let alias), .namedAlias(let alias):
                     let named = target == .namedAlias(alias)
                     guard let registration = model.registration(implementing: alias, named: named) else {
-                        let failure = named ? ReferenceModel.Failure(kind: "unknownService", service: nil) : model.unimplemented(alias)
+                        // The type known under no name, asked for by name: the name is unknown.
+                        let failure = named ? ReferenceModel.Failure(kind: model.registration(implementing: alias) == nil ? "unknownService" : "unknownName",
+                                                                     service: nil) : model.unimplemented(alias)
                         return .failure(kind: failure.kind, service: failure.service)
                     }
                     return .instance(try model.resolve(registration, in: world, scope: scope))
