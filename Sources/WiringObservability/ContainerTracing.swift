@@ -95,7 +95,7 @@ public struct ContainerTracing: ContainerObserver {
         span.attributes["wiring.changed_keys"] = refresh.changedKeys
         span.attributes["wiring.dropped"] = refresh.dropped
         for problem in refresh.rejected + refresh.failures {
-            Self.fail(span, with: ObservedProblem(description: problem), at: began.at(refresh.duration))
+            Self.fail(span, with: ObservedProblem(description: problem.description), at: began.at(refresh.duration))
         }
         span.end(at: began.at(refresh.duration))
     }
@@ -104,8 +104,8 @@ public struct ContainerTracing: ContainerObserver {
         let began = TracingClock(reload.began)
         let span = InstrumentationSystem.tracer.startSpan("wiring.reload", context: Self.currentContext, at: began.at(.zero))
         span.attributes["wiring.applied"] = reload.applied
-        for problem in reload.diagnostics {
-            Self.fail(span, with: ObservedProblem(description: problem), at: began.at(reload.duration))
+        for problem in reload.failures {
+            Self.fail(span, with: ObservedProblem(description: problem.description), at: began.at(reload.duration))
         }
         span.end(at: began.at(reload.duration))
     }

@@ -126,13 +126,30 @@ final class ArgumentFill {
         } catch let failure as ArgumentFailure {
             return (nil, [ArgumentChecker.diagnostic(owner: owner, factory: factoryKey, path: failure.path, failure.message, at: failure.location)])
         } catch {
-            return (nil, [ArgumentChecker.diagnostic(owner: owner, factory: factoryKey, path: "", "\(error)", at: map.location)])
+            // An error of the type's own, not a `DecodingError`: its text may quote a value, not
+            // shown when the arguments hold a secret (the snapshot shows this message too).
+            let message = map.holdsSecret ? "\(String(describing: type(of: error))) (its text is not shown: the arguments hold a secret)" : "\(error)"
+            return (nil, [ArgumentChecker.diagnostic(owner: owner, factory: factoryKey, path: "", message, at: map.location)])
         }
     }
 }
 
 extension ManifestMap {
     /// Whether a value under the mapping is a `!service` or `!tagged` reference.
+    /// Whether a value in it, at any depth, is secret (`!secret`, the environment, a
+    /// configuration source).
+    var holdsSecret: Bool {
+        func secret(_ value: ManifestValue) -> Bool {
+            if value.isSecret { return true }
+            switch value.kind {
+            case .map(let map): return map.holdsSecret
+            case .list(let values): return values.contains(where: secret)
+            default: return false
+            }
+        }
+        return entries.contains { secret($0.value) }
+    }
+
     var holdsServiceReference: Bool {
         guard mayHoldServiceReferences else { return false }
         var found = false

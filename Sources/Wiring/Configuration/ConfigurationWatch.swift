@@ -137,7 +137,7 @@ final class ConfigurationWatch: Sendable {
         // Each key is read once a snapshot: the checks below share what `external` read above.
         var resolver = ValueResolver(manifest: manifest, values: external)
         var dropped: [Registration] = []
-        var rejected: [String] = []
+        var rejected: [ReportedFailure] = []
         var failing = Set<Int>()
         for (registration, indices) in groups {
             let shown = registration.name.map { "'\(registration.key)[\($0)]'" } ?? "'\(registration.key)'"
@@ -167,7 +167,10 @@ final class ConfigurationWatch: Sendable {
                 failing.formUnion(indices)
                 let listed = errors.map(\.description).joined(separator: "\n")
                 let message = "service \(shown) keeps its earlier values: the new value of \(noun) \(which) cannot be used\n\(listed)"
-                rejected.append(message)
+                // The event says which keys, not why: a type's `init(from:)` may quote the value.
+                rejected.append(ReportedFailure(.valueRejected, service: shownService(registration.key, name: registration.name),
+                                                message: "the new value of \(noun) \(which) cannot be used",
+                                                location: errors.first?.location.map(ManifestRoot(manifest: manifest.files.first).relative)))
                 logger?.error("refresh: \(message)")
                 continue
             }
@@ -192,6 +195,6 @@ final class ConfigurationWatch: Sendable {
         /// The registrations whose kept instances are to be dropped.
         let dropped: [Registration]
         /// Why new values were not used, one message per registration.
-        let rejected: [String]
+        let rejected: [ReportedFailure]
     }
 }

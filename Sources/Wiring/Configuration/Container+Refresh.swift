@@ -35,7 +35,8 @@ extension Container {
         guard let watch = configurationWatch, !isShutDown else { return }
         let clock = ReportClock()
         let applied = watch.apply(current, logger: logger)
-        var failed: [String] = []
+        var failed: [ReportedFailure] = []
+        let root = ManifestRoot(manifest: manifest.files.first)
         defer {
             if !applied.changed.isEmpty || !applied.rejected.isEmpty {
                 let event = RefreshEvent(began: clock.wallBegan, duration: clock.elapsed, changedKeys: applied.changed,
@@ -47,7 +48,7 @@ extension Container {
         let dropped = applied.dropped
         guard !dropped.isEmpty else { return }
         let failures = await drop(dropped)
-        failed += failures.map(\.description)
+        failed += failures.map { ReportedFailure($0, root: root) }
         if !failures.isEmpty { logger?.error("refresh: \(ShutdownError(failures: failures))") }
         // An eager service is built up front, as start() builds it: its factory's effects
         // (a level it sets, a connection it opens) take the new value now, not at a resolve.
@@ -55,7 +56,7 @@ extension Container {
             do {
                 try await build(eager: registration)
             } catch {
-                failed.append("eager service \(registration.step) could not be built again: \(error)")
+                failed.append(ReportedFailure(.rebuildFailed, error: error, service: registration.shown, at: registration.location, root: root))
                 logger?.error("refresh: eager service \(registration.step) could not be built again: \(error)")
             }
         }

@@ -14,6 +14,7 @@ extension Container {
     public func snapshot() -> ContainerSnapshot {
         var definitions: [String: ServiceDefinition] = [:]
         for service in manifest.services { definitions[service.key] = service }
+        let root = ManifestRoot(manifest: manifest.files.first)
         let services = registrations.map { registration in
             let implements = definitions[registration.key]?.implements.map { entry in shownService(entry.type, name: entry.name) } ?? []
             var kept = false
@@ -24,19 +25,19 @@ extension Container {
             }
             return ContainerSnapshot.Service(
                 key: registration.key, name: registration.name, scope: registration.scope.description,
-                factory: registration.factoryKey, location: registration.location.description,
+                factory: registration.factoryKey, location: root.relative(registration.location),
                 implements: implements, kept: kept, builds: builds)
         }
         return ContainerSnapshot(
             takenAt: Date(),
             contexts: activeContexts.map { ContainerSnapshot.Context(name: $0.name, reason: $0.source.description) },
-            services: services, configuration: externalReads(),
+            services: services, configuration: externalReads(root: root),
             lastRefresh: configurationWatch?.latestRefresh, lastReload: nil)
     }
 
     /// The `${name}` references of every service's and variant's arguments, by name, in the
     /// order first read.
-    private func externalReads() -> [ContainerSnapshot.ExternalRead] {
+    private func externalReads(root: ManifestRoot) -> [ContainerSnapshot.ExternalRead] {
         var order: [String] = []
         var places: [String: [String]] = [:]
         func note(_ map: ManifestMap?) {
@@ -44,7 +45,7 @@ extension Container {
             for entry in map.entries {
                 for name in manifest.externalNames(readBy: entry.value) {
                     if places[name] == nil { order.append(name) }
-                    places[name, default: []].append(entry.value.location.description)
+                    places[name, default: []].append(root.relative(entry.value.location))
                 }
             }
         }

@@ -10,6 +10,10 @@ public import Foundation
 /// refresh and reload. ``Container/snapshot()`` takes one; the server products can serve it as
 /// JSON.
 ///
+/// It holds no text an app wrote: a failure of a refresh or a reload is a ``ReportedFailure``
+/// (its kind, service, error type and position), and positions are relative to the root
+/// manifest's folder, so that it shows no path of the machine it runs on.
+///
 /// ``json()`` writes it with stable keys, sorted, and dates in ISO 8601:
 ///
 /// ```json
@@ -45,7 +49,7 @@ public struct ContainerSnapshot: Sendable, Codable, Hashable {
         public let scope: String
         /// The key of the factory that builds it.
         public let factory: String
-        /// Where it was declared, `file:line:col`.
+        /// Where it was declared, `file:line:col`, the file relative to the root manifest's folder.
         public let location: String
         /// The types it is resolved as besides its key (`implements:`), `Type` or `Type[name]`.
         public let implements: [String]
@@ -63,7 +67,8 @@ public struct ContainerSnapshot: Sendable, Codable, Hashable {
         /// Where its value comes from: `configuration` (the container's configuration source)
         /// or `environment`.
         public let source: String
-        /// Where the manifest reads it, `file:line:col`, in manifest order.
+        /// Where the manifest reads it, `file:line:col` relative to the root manifest's folder, in
+        /// manifest order.
         public let readAt: [String]
     }
 

@@ -19,10 +19,11 @@ public struct RefreshEvent: Sendable, Codable, Hashable {
     public let changedKeys: [String]
     /// The services (`Key` or `Key[name]`) whose kept instances were dropped.
     public let dropped: [String]
-    /// Why a new value was not used, one message per service that kept its earlier values.
-    public let rejected: [String]
+    /// The services that kept their earlier values because a new one could not be used, and
+    /// where (``ReportedFailure/Kind/valueRejected``).
+    public let rejected: [ReportedFailure]
     /// Shutdown hooks of dropped instances, and eager rebuilds, that failed.
-    public let failures: [String]
+    public let failures: [ReportedFailure]
 
     /// How long applying the change took, dropped instances' shutdown hooks and eager services'
     /// rebuilds included.
@@ -31,7 +32,8 @@ public struct RefreshEvent: Sendable, Codable, Hashable {
     public var applied: Bool { rejected.isEmpty && failures.isEmpty }
 
     /// Creates the event a refresh reports.
-    public init(began: Date, duration: Duration, changedKeys: [String], dropped: [String], rejected: [String], failures: [String]) {
+    public init(began: Date, duration: Duration, changedKeys: [String], dropped: [String], rejected: [ReportedFailure],
+                failures: [ReportedFailure]) {
         (self.began, durationMilliseconds, self.changedKeys) = (began, duration.milliseconds, changedKeys)
         (self.dropped, self.rejected, self.failures) = (dropped, rejected, failures)
     }
@@ -48,16 +50,16 @@ public struct ReloadEvent: Sendable, Codable, Hashable {
     public let durationMilliseconds: Double
     /// Whether the new container is in force.
     public let applied: Bool
-    /// Why it was rejected: the manifest's errors, each `file:line:col: error: …`, or the
-    /// start's failure. Empty when applied.
-    public let diagnostics: [String]
+    /// Why it was rejected: the manifest's errors, or the new container's failed start. Empty
+    /// when applied.
+    public let failures: [ReportedFailure]
 
     /// How long reading, binding and starting the new container took.
     public var duration: Duration { .milliseconds(durationMilliseconds) }
 
     /// Creates the event a reload reports.
-    public init(began: Date, duration: Duration, applied: Bool, diagnostics: [String]) {
-        (self.began, durationMilliseconds, self.applied, self.diagnostics) = (began, duration.milliseconds, applied, diagnostics)
+    public init(began: Date, duration: Duration, applied: Bool, failures: [ReportedFailure]) {
+        (self.began, durationMilliseconds, self.applied, self.failures) = (began, duration.milliseconds, applied, failures)
     }
 }
 

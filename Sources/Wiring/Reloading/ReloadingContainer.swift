@@ -205,8 +205,9 @@ public final class ReloadingContainer: Sendable {
         defer { state.withLock { $0.isReloading = false } }
         let logger = options.logger
         let clock = ReportClock()
-        func event(applied: Bool, _ diagnostics: [String]) -> ReloadEvent {
-            ReloadEvent(began: clock.wallBegan, duration: clock.elapsed, applied: applied, diagnostics: diagnostics)
+        let root = ManifestRoot(manifest: path)
+        func event(applied: Bool, _ failures: [ReportedFailure]) -> ReloadEvent {
+            ReloadEvent(began: clock.wallBegan, duration: clock.elapsed, applied: applied, failures: failures)
         }
         // Stamped before they are read: an edit made while they are read is seen at the next
         // poll. The files the manifest in force reads, then any the edit brought in (a new
@@ -221,7 +222,9 @@ public final class ReloadingContainer: Sendable {
             state.withLock { $0.stamps = stamps }
             let listed = error.errors.map { $0.formatted() }.joined(separator: "\n")
             logger?.error("reload: the edited manifest has errors; the container in force keeps serving\n\(listed)")
-            noteReload(event(applied: false, error.errors.map { $0.formatted() }))
+            noteReload(event(applied: false, error.errors.map { diagnostic in
+                ReportedFailure(.manifestError, message: diagnostic.message, location: diagnostic.location.map(root.relative))
+            }))
             return false
         }
         do {
@@ -230,7 +233,7 @@ public final class ReloadingContainer: Sendable {
             state.withLock { $0.stamps = stamps }
             logger?.error("reload: the new container did not start; the container in force keeps serving: \(error)")
             await Self.shutDown(fresh, logger: logger, what: "the container that did not start")
-            noteReload(event(applied: false, ["the new container did not start: \(error)"]))
+            noteReload(event(applied: false, [ReportedFailure(.startFailed, error: error, root: root)]))
             return false
         }
         // The swap and the retiring container's record under one lock: a `shutdown()` at any
