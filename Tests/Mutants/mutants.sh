@@ -6,7 +6,8 @@
 #
 #   Tests/Mutants/mutants.sh [NAME ...]        # every mutant, or the ones named
 #
-# Prints a line per mutant (caught by the model, by the unit tests, or survived) and ends with
+# Prints a line per mutant (caught by the model, by the unit tests, by the build's manifest check,
+# or survived) and ends with
 # `caught N of M`, the survivors by name; exits non-zero when one survived or did not apply.
 # A mutant file is a comment line saying what the bug does, `file: PATH`, then one or more
 # blocks, each `<<<`, the exact lines to replace (found once in the file), `===`, the lines
@@ -78,8 +79,14 @@ for mutant in "${mutants[@]}"; do
     fi
     verdict=""
     if ! swift build --build-tests --package-path "$work" > ".build-mutants/$name.build.log" 2>&1; then
-        verdict="did not build (see .build-mutants/$name.build.log)"
-        unapplied+=("$name")
+        # The example app's build plugin validates config-examples in every build: a bug that
+        # makes a valid manifest fail that check is caught by the build itself.
+        if grep -qE "\.yaml:[0-9]+:[0-9]+: error:" ".build-mutants/$name.build.log"; then
+            verdict="caught by the build (the example manifest's check: $(grep -m1 -oE "[^/]+\.yaml:[0-9]+:[0-9]+: error: .*" ".build-mutants/$name.build.log"))"
+        else
+            verdict="did not build (see .build-mutants/$name.build.log)"
+            unapplied+=("$name")
+        fi
     else
         timeout "$timeout_seconds" swift test --skip-build --package-path "$work" --filter theContainerAgreesWithTheModel \
             > ".build-mutants/$name.model.log" 2>&1
