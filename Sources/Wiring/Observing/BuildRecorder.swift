@@ -28,6 +28,9 @@ final class BuildRecorder: Sendable {
         var all: [Entry] = []
         /// What failed builds threw, by index: few builds fail.
         var errors: [Int: any Error] = [:]
+        /// The dependencies a build waited for while another task built them, by the build's
+        /// index: a dependency of its own, whose time is not its own.
+        var waitedFor: [Int: [Unmanaged<Registration>]] = [:]
     }
 
     private let entries: Locked<Entries>
@@ -62,6 +65,17 @@ final class BuildRecorder: Sendable {
         }
     }
 
+    /// Records that the build at `parent` waited `elapsed` for another task's build of its
+    /// dependency `registration`: listed among its dependencies, the wait left out of its own
+    /// time (the dependency's row has that time).
+    func waited(for registration: Registration, below parent: Int, elapsed: Duration) {
+        guard parent >= 0 else { return }
+        entries.withLock { entries in
+            entries.all[parent].below += elapsed
+            entries.waitedFor[parent, default: []].append(.passUnretained(registration))
+        }
+    }
+
     /// The summary line of the start that took `total` (``StartupReport/summary``), without
     /// making the report.
     func summary(total: Duration, error: (any Error)?) -> String {
@@ -79,6 +93,9 @@ final class BuildRecorder: Sendable {
         var dependencies = Array(repeating: [String](), count: entries.all.count)
         for entry in entries.all where entry.parent >= 0 {
             dependencies[Int(entry.parent)].append(entry.registration.shown)
+        }
+        for (index, waited) in entries.waitedFor {
+            dependencies[index] += waited.map { $0.takeUnretainedValue().shown }
         }
         let builds = entries.all.indices.map { index in
             let entry = entries.all[index]

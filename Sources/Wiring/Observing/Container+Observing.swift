@@ -44,6 +44,25 @@ extension Container {
         return BuildReport(index: index, parent: parent, began: began)
     }
 
+    /// Waits for another task's build of `registration` with `wait`: during a start, the build
+    /// whose factory asked for it lists it, and the wait is not counted as its own time.
+    @inline(never)
+    func recordingWait<T>(for registration: Registration, state: ResolutionState, _ wait: () throws -> T) rethrows -> T {
+        guard let recorder = state.recorder, state.building >= 0 else { return try wait() }
+        let began = ContinuousClock.now
+        defer { recorder.waited(for: registration, below: state.building, elapsed: ContinuousClock.now - began) }
+        return try wait()
+    }
+
+    /// ``recordingWait(for:state:_:)`` of an awaited wait.
+    @inline(never)
+    func recordingWait(for registration: Registration, state: ResolutionState, _ wait: () async throws -> Void) async rethrows {
+        guard let recorder = state.recorder, state.building >= 0 else { return try await wait() }
+        let began = ContinuousClock.now
+        defer { recorder.waited(for: registration, below: state.building, elapsed: ContinuousClock.now - began) }
+        try await wait()
+    }
+
     /// Ends reporting a build begun with ``beginReport(of:state:)``, which failed with `error`.
     @inline(never)
     func endReport(_ report: BuildReport, of registration: Registration, state: ResolutionState, error: (any Error)?) {

@@ -15,7 +15,8 @@ public import Foundation
 /// ```
 ///
 /// A build's own time leaves out its dependencies' builds: a service that waited 60 ms for
-/// its database shows the database's time on the database's row.
+/// its database shows the database's time on the database's row, also when another task of the
+/// start was building the database and this build waited for it.
 public struct StartupReport: Sendable, CustomStringConvertible {
     /// One service built during start.
     public struct Build: Sendable {
@@ -27,14 +28,16 @@ public struct StartupReport: Sendable, CustomStringConvertible {
         public let scope: Scope
         /// When the build began, after the start began.
         public let offset: Duration
-        /// How long the build took, its dependencies' builds left out.
+        /// How long the build took, its dependencies' builds (and waits for another task's
+        /// build of one) left out.
         public let duration: Duration
         /// How long the build took, its dependencies' builds included.
         public let elapsed: Duration
         /// The build whose factory asked for this one (an index into ``StartupReport/builds``);
         /// `nil` for a service start built for itself (`eager: true`).
         public let parent: Int?
-        /// The dependencies this build built, `Key` or `Key[name]`, in the order they began.
+        /// The dependencies this build built, `Key` or `Key[name]`, in the order they began,
+        /// then those it waited for while another task built them.
         public let dependencies: [String]
         /// What the factory threw, when the build failed.
         public let error: (any Error)?

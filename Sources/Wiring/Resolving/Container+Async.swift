@@ -193,7 +193,7 @@ extension Container {
             case .wait(let build):
                 try beginWaiting(registration, in: place.slot, state: level)
                 defer { WaitGraph.endWaiting(level) }
-                try await place.slot.wait(for: build)
+                try await recordingWait(for: registration, state: level) { try await place.slot.wait(for: build) }
             }
         }
     }

@@ -90,7 +90,7 @@ extension Container {
                         throw crossThreadCycle(registration, state: state)
                     }
                 }
-                place.slot.waitSynchronously(for: build)
+                recordingWait(for: registration, state: state) { place.slot.waitSynchronously(for: build) }
                 WaitGraph.endWaiting(state)
             }
         }

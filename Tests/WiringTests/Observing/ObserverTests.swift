@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Logging
 import Testing
@@ -178,4 +179,43 @@ struct ObserverTests {
         #expect(report.summary.hasSuffix("; 1 failed (1 timed out)"))
         #expect(observer.shutdowns.count == 1)
     }
+
+    final class Slow: Sendable {}
+    final class Fast: Sendable {}
+
+    /// Two eager services built at once, where `Fast`'s factory asks for `Slow` while the start's
+    /// other task builds it: `Fast` lists `Slow` and its own time leaves the wait out, so the
+    /// slowest row is `Slow` (it was `Fast`, with the wait as its own time and no dependency).
+    @Test func aBuildThatWaitedForAnotherTasksBuildListsItAndLeavesTheWaitOut() async throws {
+        let slowStarted = Atomic<Bool>(false)
+        let registry = FactoryRegistry()
+        registry.factory("slow") { (_: FactoryContext) async throws -> Slow in
+            slowStarted.store(true, ordering: .releasing)
+            try await Task.sleep(for: .milliseconds(300))
+            return Slow()
+        }
+        registry.factory("fast") { (r: FactoryContext) async throws -> Fast in
+            // Asks for Slow only once the other task builds it, so that it waits for that build.
+            while !slowStarted.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
+            _ = try await r.resolve(Slow.self)
+            return Fast()
+        }
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            services:
+              Slow: { factory: slow, scope: singleton, eager: true }
+              Fast: { factory: fast, scope: singleton, eager: true }
+            """, name: "services.yaml")
+        let container = try Container(manifest: path, registry: registry, contexts: .none, options: .init(environment: [:]))
+        try await container.start()
+        let report = try #require(container.startupReport)
+        let fast = try #require(report.builds.first { $0.service == "Fast" })
+        let slow = try #require(report.builds.first { $0.service == "Slow" })
+        #expect(report.builds.count == 2)
+        #expect(fast.dependencies == ["Slow"])
+        #expect(slow.duration >= .milliseconds(300) && fast.duration < slow.duration)
+        #expect(report.slowest.first?.shown == "Slow")
+        try await container.shutdown()
+    }
 }
+
