@@ -135,7 +135,6 @@ final class ArgumentFill {
 }
 
 extension ManifestMap {
-    /// Whether a value under the mapping is a `!service` or `!tagged` reference.
     /// Whether a value in it, at any depth, is secret (`!secret`, the environment, a
     /// configuration source).
     var holdsSecret: Bool {
@@ -150,6 +149,7 @@ extension ManifestMap {
         return entries.contains { secret($0.value) }
     }
 
+    /// Whether a value under the mapping is a `!service` or `!tagged` reference.
     var holdsServiceReference: Bool {
         guard mayHoldServiceReferences else { return false }
         var found = false

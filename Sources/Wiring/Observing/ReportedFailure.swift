@@ -6,7 +6,7 @@
 /// postgres://app:S3CRET@db`), and the snapshot is served over HTTP: so the events keep the
 /// error's type name only, and a ``message`` only where the library wrote it (its messages never
 /// show a value read from the environment, a configuration source or a `!secret`). The whole
-/// error goes to the container's logger, and to spans (see <doc:Observing>).
+/// error goes to the container's logger (see <doc:Observing>).
 ///
 /// ```json
 /// { "errorType" : "PostgresError", "kind" : "rebuildFailed", "location" : "services.yaml:3:3", "service" : "Pool" }
