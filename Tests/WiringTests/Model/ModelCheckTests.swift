@@ -295,4 +295,22 @@ struct ModelCheckTests {
         #expect(disagreement == nil, "\(disagreement.map(String.init(describing:)) ?? "")")
         #expect(ModelRunner.runModel(program).lines.first == "1: error circularDependency at S2")
     }
+
+    /// What eager services build is theirs alone, a context's added service included: a start
+    /// builds them concurrently, and an outcome that depended on which finished first (an async
+    /// service one of them reaches synchronously, built already or not) could not be predicted.
+    /// The long run of 2026-11-29 met a program where the added service joined two of them.
+    @Test func eagerServicesNeverShareWhatTheyBuild() {
+        var generator = ModelGenerator(seed: 20_261_129)
+        for _ in 0..<3_000 {
+            let program = generator.program().effective
+            var claimed = Set<String>()
+            for service in program.services where service.eager {
+                let reached = ModelGenerator.reach(of: service.key, in: program.services)
+                #expect(reached.isDisjoint(with: claimed), "\(program)")
+                claimed.formUnion(reached)
+            }
+        }
+    }
 }
+

@@ -141,14 +141,20 @@ struct ModelGenerator {
         for service in services where !service.readsConfig && !service.seeded && !disabled.contains(service.key) && chance(20) {
             context.overlayLabels.append((service.key, "\(service.key)@o"))
         }
+        // What eager services build stays theirs alone (see `markEager`): the added service
+        // reaches none of it, and none of it resolves the added service.
+        let claimed = services.filter(\.eager).reduce(into: Set<String>()) { $0.formUnion(Self.reach(of: $1.key, in: services)) }
         if services.count < ModelNode.types.count, chance(50) {
             let key = "S\(services.count)"
             var added = ModelProgram.Service(key: key, scope: pick([.unique, .graph, .singleton, .cached]), dependencies: [], aliases: [],
                                              tags: [], variants: [])
-            let candidates = services.indices.filter { !disabled.contains(services[$0].key) && !(added.scope.keeps && reachesScoped[$0]) }
+            let candidates = services.indices.filter { index in
+                !disabled.contains(services[index].key) && !(added.scope.keeps && reachesScoped[index])
+                    && Self.reach(of: services[index].key, in: services).isDisjoint(with: claimed)
+            }
             if chance(50), !candidates.isEmpty { added.dependencies = [.reference(services[pick(candidates)].key, name: nil)] }
             context.added = added
-            for index in services.indices where !services[index].eager && !services[index].seeded && chance(25) {
+            for index in services.indices where !claimed.contains(services[index].key) && !services[index].seeded && chance(25) {
                 services[index].dependencies.append(.inCode(key))
             }
         }
@@ -161,23 +167,29 @@ struct ModelGenerator {
     private mutating func markEager(_ services: inout [ModelProgram.Service]) {
         var claimed = Set<String>()
         for index in services.indices where services[index].scope.keeps && services[index].variants.isEmpty && chance(25) {
-            var reached = Set<String>()
-            var pending = [services[index].key]
-            while let key = pending.popLast() {
-                guard reached.insert(key).inserted, let service = services.first(where: { $0.key == key }) else { continue }
-                if let hook = service.hook { pending.append(hook) }
-                for dependency in service.dependencies + service.variants.flatMap({ $0.dependencies ?? [] }) {
-                    switch dependency {
-                    case .reference(let key, _), .inCode(let key), .typed(let key): pending.append(key)
-                    case .tagged(let tag): pending += services.filter { $0.tags.contains(tag) }.map(\.key)
-                    case .wrapped(let alias): pending += services.filter { $0.aliases.contains(alias) }.prefix(1).map(\.key)
-                    }
-                }
-            }
+            let reached = Self.reach(of: services[index].key, in: services)
             guard reached.isDisjoint(with: claimed) else { continue }
             claimed.formUnion(reached)
             services[index].eager = true
         }
+    }
+
+    /// What building `key` may build: it, and what it depends on, in the manifest or in code.
+    static func reach(of key: String, in services: [ModelProgram.Service]) -> Set<String> {
+        var reached = Set<String>()
+        var pending = [key]
+        while let key = pending.popLast() {
+            guard reached.insert(key).inserted, let service = services.first(where: { $0.key == key }) else { continue }
+            if let hook = service.hook { pending.append(hook) }
+            for dependency in service.dependencies + service.variants.flatMap({ $0.dependencies ?? [] }) {
+                switch dependency {
+                case .reference(let key, _), .inCode(let key), .typed(let key): pending.append(key)
+                case .tagged(let tag): pending += services.filter { $0.tags.contains(tag) }.map(\.key)
+                case .wrapped(let alias): pending += services.filter { $0.aliases.contains(alias) }.prefix(1).map(\.key)
+                }
+            }
+        }
+        return reached
     }
 
     private mutating func operations(for program: ModelProgram) -> [ModelProgram.Operation] {
