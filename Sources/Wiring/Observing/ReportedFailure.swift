@@ -52,8 +52,8 @@ public struct ReportedFailure: Sendable, Codable, Hashable, CustomStringConverti
 
     /// `error`, thrown while doing what `kind` names to `service` (declared at `location`),
     /// without its text: a ``ResolutionError`` gives the type of what a factory threw (or its
-    /// own message, which the library wrote) and, without `service`, the service that failed; a
-    /// ``ManifestError`` gives its first error; anything else, its type name.
+    /// own message, which the library wrote) and, without `service`, the service that failed;
+    /// anything else, its type name.
     init(_ kind: Kind, error: any Error, service: String? = nil, at location: SourceLocation? = nil, root: ManifestRoot) {
         switch error {
         case let error as ResolutionError:
@@ -65,13 +65,6 @@ public struct ReportedFailure: Sendable, Codable, Hashable, CustomStringConverti
             } else {
                 self.init(kind, service: failing, errorType: "ResolutionError", message: Self.summary(of: error.kind), location: location)
             }
-        case let error as ManifestError:
-            let first = error.errors.first
-            self.init(kind, service: service, errorType: "ManifestError", message: first?.message,
-                      location: first?.location.map(root.relative))
-        case let error as ShutdownError:
-            self.init(kind, service: service, errorType: "ShutdownError", message: "\(error.failures.count) shutdown hooks failed",
-                      location: location.map(root.relative))
         default:
             self.init(kind, service: service, errorType: Self.typeName(of: error), location: location.map(root.relative))
         }
