@@ -88,14 +88,19 @@ struct ObserverTests {
         #expect(store.elapsed >= .milliseconds(80))
         #expect(database.offset >= store.offset)
         #expect(report.total >= store.elapsed)
-        #expect(report.slowest.first?.shown == "SlowDatabase")
+        // Which of the two sleeps overran more is the machine's doing (a loaded one stretches either):
+        // the report names the build of the longest own time, and lists rows in that order.
+        let bySlowest = report.builds.sorted { $0.duration > $1.duration }.map(\.shown)
+        #expect(report.slowest.map(\.shown) == bySlowest)
         #expect(report.summary.hasPrefix("start: 3 services in "))
-        #expect(report.summary.contains("; slowest SlowDatabase "))
+        #expect(report.summary.contains("; slowest \(bySlowest[0]) "))
         let rows = report.description.split(separator: "\n")
         #expect(rows.count == 5)
         #expect(rows[1].hasPrefix("  service "))
-        #expect(rows[2].hasPrefix("  SlowDatabase ") && rows[2].contains("singleton"))
-        #expect(rows[3].hasPrefix("  SlowStore ") && rows[3].hasSuffix("SlowDatabase, Fresh"))
+        #expect(zip(rows.dropFirst(2), bySlowest).allSatisfy { row, shown in row.hasPrefix("  \(shown) ") })
+        let databaseRow = try #require(rows.first { $0.hasPrefix("  SlowDatabase ") })
+        let storeRow = try #require(rows.first { $0.hasPrefix("  SlowStore ") })
+        #expect(databaseRow.contains("singleton") && storeRow.hasSuffix("SlowDatabase, Fresh"))
     }
 
     @Test func startLogsTheSummaryLineAtInfo() async throws {
@@ -105,7 +110,8 @@ struct ObserverTests {
         let container = try Self.container(logger: logger)
         try await container.start()
         let line = try #require(records.lines.first { $0.hasPrefix("info: start: ") })
-        #expect(line.hasPrefix("info: start: 3 services in ") && line.contains("; slowest SlowDatabase "))
+        let slowest = try #require(container.startupReport?.slowest.first?.shown)
+        #expect(line.hasPrefix("info: start: 3 services in ") && line.contains("; slowest \(slowest) "))
         try await container.shutdown()
         let shutdown = try #require(records.lines.first { $0.hasPrefix("info: shutdown: ") })
         #expect(shutdown.hasPrefix("info: shutdown: 1 hook in ") && shutdown.contains("; slowest SlowDatabase "))
