@@ -27,16 +27,12 @@ internal import Logging
 /// A failure to end the scope (a shutdown hook that throws) is logged with the request's
 /// logger; the response is already on its way.
 ///
-/// With a `snapshotPath`, a `GET` of that path answers with the container's
-/// ``Wiring/ContainerSnapshot`` as JSON, without a scope: its services, what is kept, the
-/// configuration keys it reads (never their values), the last refresh and reload. Mount it in
-/// development, or behind the app's own authentication: it tells how the app is wired.
+/// The container's snapshot is a route of its own, which the app mounts behind its
+/// authentication: ``Hummingbird/RouterMethods/serveSnapshot(of:at:)``.
 public struct RequestScopeMiddleware<Context: WiringRequestContext>: RouterMiddleware {
     /// Where the requests' scopes come from.
     private let source: any ContainerProvider
     private let seed: (@Sendable (ContainerScope, Request, Context) throws -> Void)?
-    /// Where the snapshot is served, if it is.
-    private let snapshotPath: String?
 
     /// The container whose scopes the requests get: for a ``Wiring/ReloadingContainer``, the one
     /// in force.
@@ -50,29 +46,23 @@ public struct RequestScopeMiddleware<Context: WiringRequestContext>: RouterMiddl
     /// - Parameters:
     ///   - container: The container the scopes are made from: a ``Wiring/Container`` or a
     ///     ``Wiring/ReloadingContainer``.
-    ///   - snapshotPath: A path (`/_wiring/snapshot`) where a `GET` answers with the container's
-    ///     snapshot as JSON; `nil`, the default, serves none. Mount it only in development or
-    ///     behind the app's own authentication.
     ///   - seed: Gives each new scope what only the request knows, with
     ///     ``Wiring/ContainerScope/seed(_:as:name:)``; a seed that throws fails the request
     ///     (its error is the handler's) and ends the scope.
-    public init(container: any ContainerProvider, snapshotPath: String? = nil,
-                seed: (@Sendable (ContainerScope, Request, Context) throws -> Void)? = nil) {
+    public init(container: any ContainerProvider, seed: (@Sendable (ContainerScope, Request, Context) throws -> Void)? = nil) {
         source = container
-        self.snapshotPath = snapshotPath
         self.seed = seed
     }
 
-    /// The middleware of ``init(container:snapshotPath:seed:)``, which takes a reloading container too.
-    @available(*, deprecated, renamed: "init(container:snapshotPath:seed:)", message: "pass the reloading container as `container:`")
+    /// The middleware of ``init(container:seed:)``, which takes a reloading container too.
+    @available(*, deprecated, renamed: "init(container:seed:)", message: "pass the reloading container as `container:`")
     public init(reloading: ReloadingContainer, seed: (@Sendable (ContainerScope, Request, Context) throws -> Void)? = nil) {
         self.init(container: reloading, seed: seed)
     }
 
     /// Runs `next` with the request's scope in its context, and ends the scope as the type's
-    /// documentation says; answers a `GET` of the snapshot path itself.
+    /// documentation says.
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let snapshotPath, request.method == .get, request.uri.path == snapshotPath { return try snapshotResponse() }
         let scope = source.makeScope()
         let logger = context.logger
         var context = context
@@ -103,13 +93,6 @@ public struct RequestScopeMiddleware<Context: WiringRequestContext>: RouterMiddl
             await ending.end()
         }
         return response
-    }
-
-    /// The container's snapshot, as JSON.
-    private func snapshotResponse() throws -> Response {
-        let json = try source.snapshot().json()
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
     }
 
     /// Inlined: an async call of its own took a task allocation and three more functions'

@@ -15,7 +15,7 @@ extension Application {
             typealias Value = any ContainerProvider
         }
 
-        /// The container ``use(_:snapshotPath:seed:)`` gave the application (for a
+        /// The container ``use(_:seed:)`` gave the application (for a
         /// ``Wiring/ReloadingContainer``, the one in force), or `nil` before it.
         public var container: Container? { application.storage[Key.self]?.container }
 
@@ -47,16 +47,9 @@ extension Application {
         /// - Parameters:
         ///   - container: The container the application resolves from: a ``Wiring/Container``
         ///     or a ``Wiring/ReloadingContainer``.
-        ///   - snapshotPath: A path (`/_wiring/snapshot`) where a `GET` answers with the
-        ///     container's ``Wiring/ContainerSnapshot`` as JSON (a route of the application's,
-        ///     so that other requests pay nothing for it); `nil`, the default, serves none.
-        ///     Mount it only in development or behind the app's own authentication: it tells how
-        ///     the app is wired (its services, what is kept, the configuration keys it reads,
-        ///     never their values).
         ///   - seed: Gives each request's scope what only the request knows (its id, its
         ///     logger, the authenticated user); a seed that throws fails the request.
-        public func use(_ container: any ContainerProvider, snapshotPath: String? = nil,
-                        seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
+        public func use(_ container: any ContainerProvider, seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
             if let existing = application.storage[Key.self] {
                 application.logger.warning("app.wiring.use was called again: the application keeps its first container",
                                            metadata: ["kept": "\(ObjectIdentifier(existing.container))"])
@@ -65,16 +58,10 @@ extension Application {
             application.storage[Key.self] = container
             application.lifecycle.use(ContainerLifecycle(container: container))
             application.middleware.use(RequestScopeMiddleware(container: container, seed: seed))
-            if let snapshotPath {
-                application.get(snapshotPath.split(separator: "/").map { PathComponent(stringLiteral: String($0)) }) { _ in
-                    Response(status: .ok, headers: ["Content-Type": "application/json; charset=utf-8"],
-                             body: .init(data: try container.snapshot().json()))
-                }
-            }
         }
 
-        /// ``use(_:snapshotPath:seed:)``, which takes a reloading container too.
-        @available(*, deprecated, renamed: "use(_:snapshotPath:seed:)", message: "pass the reloading container to use(_:snapshotPath:seed:)")
+        /// ``use(_:seed:)``, which takes a reloading container too.
+        @available(*, deprecated, renamed: "use(_:seed:)", message: "pass the reloading container to use(_:seed:)")
         public func use(reloading: ReloadingContainer, seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
             use(reloading, seed: seed)
         }

@@ -4,7 +4,7 @@ public import Vapor
 public import Wiring
 
 /// Starts a container when the application boots and shuts it down with the application:
-/// what ``Vapor/Application/ContainerWiring/use(_:snapshotPath:seed:)`` registers.
+/// what ``Vapor/Application/ContainerWiring/use(_:seed:)`` registers.
 ///
 /// Vapor shuts its lifecycle handlers down before it stops the server (the server's shutdown
 /// is in the application's storage, which is cleared after them). The container must outlive

@@ -27,6 +27,10 @@ public struct RequestScopeMiddleware: AsyncMiddleware {
     private let source: any ContainerProvider
     private let seed: (@Sendable (ContainerScope, Request) throws -> Void)?
 
+    /// The key of a route's `userInfo` that marks a route answered without a scope: the
+    /// snapshot's (``Vapor/RoutesBuilder/serveSnapshot(of:at:)``).
+    static let unscoped = "wiring.unscoped"
+
     /// The container whose scopes the requests get: for a ``Wiring/ReloadingContainer``, the one
     /// in force.
     public var container: Container { source.container }
@@ -56,6 +60,7 @@ public struct RequestScopeMiddleware: AsyncMiddleware {
     /// Runs `next` with the request's scope in the request's storage, and ends the scope as
     /// the type's documentation says.
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        if request.route?.userInfo[Self.unscoped] != nil { return try await next.respond(to: request) }
         let scope = RequestScope(source.makeScope())
         request.storage[RequestScope.Key.self] = scope
         let response: Response

@@ -74,13 +74,6 @@ public enum Notes {
                           observers: NotesTracing.observers(environment: environment))
     }
 
-    /// Where a server serves its container's snapshot (`GET`, JSON): in the `development`
-    /// context only, `nil` in the others. The snapshot tells how the app is wired; a server
-    /// that serves it in production puts it behind its own authentication.
-    public static func snapshotPath(for container: Container) -> String? {
-        container.activeContexts.contains { $0.name == "development" } ? "/_wiring/snapshot" : nil
-    }
-
     /// Ends a server's executable that could not start: a manifest's errors each at its
     /// `file:line:col`, any other error after the program's name, on standard error; status 1.
     public static func exit(reporting error: any Error, program: String) -> Never {

@@ -99,13 +99,19 @@ public enum NotesScenarios {
         #expect(saved.map(\.title) == ["on disk"])
     }
 
-    public static func theSnapshotRouteAnswersInDevelopmentOnly<Server: NotesServerUnderTest>(_: Server.Type) async throws {
+    /// The container's snapshot, at `/admin/wiring/snapshot` behind the admin token in every
+    /// context: 401 without it, the JSON with it, never a value the app was given.
+    public static func theSnapshotRouteAnswersBehindTheAdminToken<Server: NotesServerUnderTest>(_: Server.Type) async throws {
+        let path = "/admin/wiring/snapshot"
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID())")
         let development = try await Server.start(contexts: .explicit("development"), environment: ["NOTES_DIR": folder.path])
         _ = try await development.request("POST", "/notes", json: #"{"title": "kept"}"#)
-        let reply = try await development.request("GET", "/_wiring/snapshot")
+        #expect(try await development.request("GET", path).status == 401)
+        #expect(try await development.request("GET", path, headers: ["Authorization": "Bearer wrong"]).status == 401)
+        let reply = try await development.request("GET", path, headers: ["Authorization": "Bearer dev-token"])
         #expect(reply.status == 200, "\(reply.text)")
         #expect(reply.headers["content-type"]?.hasPrefix("application/json") == true)
+        #expect(reply.headers["cache-control"] == "no-store")
         let snapshot = try JSONDecoder.iso8601.decode(ContainerSnapshot.self, from: reply.body)
         #expect(snapshot.contexts.map(\.name) == ["development"])
         let store = try #require(snapshot.services.first { $0.key == "NoteStore" })
@@ -113,16 +119,19 @@ public enum NotesScenarios {
         #expect(snapshot.configuration.contains { $0.name == "NOTES_DIR" })
         // Names, never values: the notes folder is not in it.
         #expect(!reply.text.contains(folder.lastPathComponent))
+        // GET only.
+        #expect(try await development.request("POST", path, json: "{}", headers: ["Authorization": "Bearer dev-token"]).status != 200)
         try await development.shutDown()
 
         let production = try await Server.start(contexts: .explicit("production"),
-                                                environment: ["NOTES_DIR": folder.path, "NOTES_ADMIN_TOKEN": "secret-token"])
+                                                environment: ["NOTES_DIR": folder.path, "NOTES_ADMIN_TOKEN": "S3CRET-TOKEN"])
+        #expect(try await production.request("GET", path, headers: ["Authorization": "Bearer dev-token"]).status == 401)
+        let answered = try await production.request("GET", path, headers: ["Authorization": "Bearer S3CRET-TOKEN"])
+        #expect(answered.status == 200)
+        #expect(!answered.text.contains("S3CRET") && !answered.text.contains(folder.lastPathComponent))
+        // The old development-only path is gone.
         #expect(try await production.request("GET", "/_wiring/snapshot").status == 404)
-        #expect(try await production.request("GET", "/notes").status == 200)
         try await production.shutDown()
-        let test = try await Server.start()
-        #expect(try await test.request("GET", "/_wiring/snapshot").status == 404)
-        try await test.shutDown()
     }
 
     public static func gracefulShutdownLetsARequestInFlightFinishBeforeTheStoreCloses<Server: NotesServerUnderTest>(_: Server.Type) async throws {
@@ -301,7 +310,7 @@ public enum NotesScenario: String, CaseIterable, Sendable, CustomTestStringConve
     case concurrentRequestsGetTheirOwnScopedInstancesAndShareTheSingleton
     case aStreamedExportKeepsTheRequestScopeOpenUntilItsLastLine
     case theTestContextSwapsTheStore
-    case theSnapshotRouteAnswersInDevelopmentOnly
+    case theSnapshotRouteAnswersBehindTheAdminToken
     case gracefulShutdownLetsARequestInFlightFinishBeforeTheStoreCloses
     case aRequestLogThatIsNotScopedStopsStartUp
     case aMisspeltLevelOrABadPortStopsStartUpAtItsLine
@@ -316,7 +325,7 @@ public enum NotesScenario: String, CaseIterable, Sendable, CustomTestStringConve
         case .concurrentRequestsGetTheirOwnScopedInstancesAndShareTheSingleton: try await NotesScenarios.concurrentRequestsGetTheirOwnScopedInstancesAndShareTheSingleton(Server.self)
         case .aStreamedExportKeepsTheRequestScopeOpenUntilItsLastLine: try await NotesScenarios.aStreamedExportKeepsTheRequestScopeOpenUntilItsLastLine(Server.self)
         case .theTestContextSwapsTheStore: try await NotesScenarios.theTestContextSwapsTheStore(Server.self)
-        case .theSnapshotRouteAnswersInDevelopmentOnly: try await NotesScenarios.theSnapshotRouteAnswersInDevelopmentOnly(Server.self)
+        case .theSnapshotRouteAnswersBehindTheAdminToken: try await NotesScenarios.theSnapshotRouteAnswersBehindTheAdminToken(Server.self)
         case .gracefulShutdownLetsARequestInFlightFinishBeforeTheStoreCloses: try await NotesScenarios.gracefulShutdownLetsARequestInFlightFinishBeforeTheStoreCloses(Server.self)
         case .aRequestLogThatIsNotScopedStopsStartUp: try await NotesScenarios.aRequestLogThatIsNotScopedStopsStartUp(Server.self)
         case .aMisspeltLevelOrABadPortStopsStartUpAtItsLine: try NotesScenarios.aMisspeltLevelOrABadPortStopsStartUpAtItsLine(Server.self)
@@ -355,7 +364,7 @@ extension FileManager {
 
 extension JSONDecoder {
     /// A decoder of the dates a ``ContainerSnapshot`` writes.
-    static var iso8601: JSONDecoder {
+    public static var iso8601: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder

@@ -38,7 +38,11 @@ public enum NotesServerApp {
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: RequestCountingMiddleware(counter: try await first.resolve(RequestCounter.self)))
         try await Notes.checkSeeding(in: first, logger: logger)
-        router.add(middleware: RequestScopeMiddleware.seedingRequestLog(container: container, snapshotPath: Notes.snapshotPath(for: first)))
+        // The container's snapshot, behind the admin token; mounted before the request scopes'
+        // middleware, which applies to the routes added after it: the snapshot needs no scope.
+        router.group("admin").add(middleware: AdminTokenMiddleware(container: container))
+            .serveSnapshot(of: container, at: "wiring/snapshot")
+        router.add(middleware: RequestScopeMiddleware.seedingRequestLog(container: container))
         Routes.add(to: router)
         return Application(
             router: router,

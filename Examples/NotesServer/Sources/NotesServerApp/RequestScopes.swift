@@ -11,9 +11,8 @@ public typealias AppRequestContext = BasicWiringRequestContext
 extension RequestScopeMiddleware<AppRequestContext> {
     /// Each request's scope, seeded with its ``RequestLog`` (the request id and Hummingbird's
     /// logger for it).
-    /// With a `snapshotPath`, a `GET` of it answers with the container's snapshot.
-    static func seedingRequestLog(container: any ContainerProvider, snapshotPath: String? = nil) -> Self {
-        RequestScopeMiddleware(container: container, snapshotPath: snapshotPath, seed: seedRequestLog)
+    static func seedingRequestLog(container: any ContainerProvider) -> Self {
+        RequestScopeMiddleware(container: container, seed: seedRequestLog)
     }
 
     @Sendable

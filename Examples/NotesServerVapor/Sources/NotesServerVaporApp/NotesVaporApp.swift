@@ -17,9 +17,11 @@ public enum NotesVaporApp {
     /// - Throws: What resolving the server's settings throws, or a `ResolutionError` when the
     ///   manifest does not let a request's `RequestLog` be seeded.
     public static func makeApplication(container: any ContainerProvider) async throws -> Application {
-        let snapshotPath = Notes.snapshotPath(for: container.container)
-        return try await makeApplication(first: container.container) { app in
-            app.wiring.use(container, snapshotPath: snapshotPath, seed: seedRequestLog)
+        try await makeApplication(first: container.container) { app in
+            app.wiring.use(container, seed: seedRequestLog)
+            // The container's snapshot, behind the admin token; answered without a request scope.
+            app.grouped("admin").grouped(AdminTokenMiddleware(container: container))
+                .serveSnapshot(of: container, at: "wiring", "snapshot")
         }
     }
 

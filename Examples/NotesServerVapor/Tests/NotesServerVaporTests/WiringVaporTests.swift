@@ -22,7 +22,7 @@ struct WiringVaporTests {
         let app = try await Application.make(.testing)
         app.get("outside") { req async throws -> String in try await req.resolve(RequestLog.self).requestID }
         app.get("stream") { req async throws -> Response in Response(body: try .init(scopedStream: req) { _ in }) }
-        try await serve(app) { port in
+        try await Self.serve(app) { port in
             for path in ["/outside", "/stream"] {
                 let (status, body) = try await get(port, path)
                 #expect(status == 500)
@@ -43,7 +43,7 @@ struct WiringVaporTests {
             guard req.headers.first(name: "X-User") != nil else { throw Abort(.unauthorized, reason: "who are you?") }
         }
         app.get("me") { req async throws -> String in try await req.resolve(RequestLog.self).requestID }
-        try await serve(app, booting: true) { port in
+        try await Self.serve(app, booting: true) { port in
             let (status, body) = try await get(port, "/me")
             #expect(status == 401)
             #expect(body.contains("who are you?"))
@@ -68,7 +68,7 @@ struct WiringVaporTests {
             _ = try await req.resolve(UnitOfWork.self)
             return Response(status: .noContent, body: try .init(scopedStream: req) { _ in })
         }
-        try await serve(app, booting: true) { port in
+        try await Self.serve(app, booting: true) { port in
             let (status, body) = try await get(port, "/export")
             #expect(status == 200 && !body.isEmpty)
             #expect(try await get(port, "/export", method: "HEAD").0 == 200)
@@ -114,7 +114,7 @@ struct WiringVaporTests {
             }
             return response
         }
-        try await serve(app, booting: true) { port in
+        try await Self.serve(app, booting: true) { port in
             #expect(try await get(port, "/streamed") == (200, "/streamed"))
             #expect(try await units.settle(at: 1) == 1)
             #expect(try await get(port, "/fails").0 == 400)
@@ -177,7 +177,7 @@ struct WiringVaporTests {
             try await req.resolve(AdminToken.self).allows("Bearer edited") ? "edited" : "original"
         }
         let first = wiring.container
-        try await serve(app, booting: true) { port in
+        try await Self.serve(app, booting: true) { port in
             #expect(try await get(port, "/token").1 == "original")
             // Booting started the watch of the files.
             try config.edit(replacing: "NOTES_ADMIN_TOKEN:-dev-token", with: "NOTES_ADMIN_TOKEN:-edited")
@@ -190,7 +190,7 @@ struct WiringVaporTests {
         #expect(first.isShutDown && wiring.container.isShutDown)
     }
 
-    private func serve(_ app: Application, booting: Bool = false, _ body: (Int) async throws -> Void) async throws {
+    static func serve(_ app: Application, booting: Bool = false, _ body: (Int) async throws -> Void) async throws {
         app.http.server.configuration.hostname = "127.0.0.1"
         app.http.server.configuration.port = 0
         do {
@@ -207,11 +207,23 @@ struct WiringVaporTests {
     }
 
     private func get(_ port: Int, _ path: String, method: String = "GET", headers: [String: String] = [:]) async throws -> (Int, String) {
+        let (status, body, _) = try await Self.fetch(port, path, method: method, headers: headers)
+        return (status, body)
+    }
+
+    /// Sends a request to the application on `port`: its status, body and headers (names in
+    /// lowercase).
+    static func fetch(_ port: Int, _ path: String, method: String = "GET",
+                      headers: [String: String] = [:]) async throws -> (Int, String, [String: String]) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.timeoutInterval = 10
         let (data, response) = try await URLSession.shared.data(for: request)
-        return (try #require(response as? HTTPURLResponse).statusCode, String(decoding: data, as: UTF8.self))
+        let http = try #require(response as? HTTPURLResponse)
+        let fields = Dictionary(uniqueKeysWithValues: http.allHeaderFields.compactMap { key, value in
+            (key as? String).map { ($0.lowercased(), "\(value)") }
+        })
+        return (http.statusCode, String(decoding: data, as: UTF8.self), fields)
     }
 }
