@@ -103,7 +103,10 @@ let package = Package(
                 "Wiring",
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Observability"])),
-            ]
+            ],
+            // As in `Wiring`, whose observer protocol's async requirements (`observingStart`,
+            // `observingBuild`) are `nonisolated(nonsending)`: its witnesses must be too.
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
         .target(
             name: "WiringCommands",

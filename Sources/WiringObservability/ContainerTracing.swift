@@ -17,23 +17,32 @@ public import Wiring
 /// ```
 ///
 /// The spans:
-/// - `wiring.start`, with a child `wiring.build` for each service built during start, nested as
-///   the builds nested (a dependency's span under the service that asked for it), each with the
-///   attributes `wiring.service` (`Key` or `Key[name]`) and `wiring.scope`, and the error its
-///   factory threw recorded on it;
+/// - `wiring.start`, the current span while ``Wiring/Container/start()`` runs, with a child
+///   `wiring.build` for each service built during start, each the current span while its
+///   factory runs: a dependency's span is a child of the service that asked for it, and a span
+///   the factory makes (a database's connect, an instrumented HTTP client's request) is a child
+///   of its build's. Each has the attributes `wiring.service` (`Key` or `Key[name]`) and
+///   `wiring.scope`;
 /// - `wiring.shutdown`, with a child `wiring.hook` per shutdown hook (`wiring.service`,
-///   `wiring.timed_out`, the hook's error);
+///   `wiring.timed_out`);
 /// - `wiring.refresh` (`wiring.changed_keys`, `wiring.dropped`) and `wiring.reload`
-///   (`wiring.applied`), their problems recorded as errors;
+///   (`wiring.applied`), each problem a `wiring.failure` event with the attributes
+///   `wiring.failure.kind`, `wiring.service`, `error.type`, `wiring.location` and the library's
+///   `wiring.message`, as ``Wiring/ReportedFailure`` has them;
 /// - with a ``slowBuildThreshold``, a `wiring.build` for each build outside start of an
-///   instance to keep that took longer, under the span current where it ran (a request's).
-///   Such a span is made as its build ends, so a dependency built inside it, which ends first,
-///   is its sibling, not its child.
+///   instance to keep whose own time passed it, under the span current where it ran (a
+///   request's). Such a span is made as its build ends, once it is known to be slow (a span,
+///   once started, is exported): what the build did, a dependency's build or a span of its
+///   factory's, is its sibling, not its child.
 ///
-/// The spans of a start or a shutdown are made as it ends, with the times each part began and
-/// ended: the container measures them on its own clock, and no span is open while it builds.
+/// A failed build, hook or start records its error on its span, with the attribute
+/// `error.type` (the type of what the factory threw) and the status `error`, which repeats no
+/// text of the error's.
+///
+/// What it costs: a resolve after start pays nothing for it, with or without a threshold (a
+/// build of an instance to keep is told to it as it ends, as to any observer).
 public struct ContainerTracing: ContainerObserver {
-    /// Builds outside start that take longer than this get a span; `nil`: none do.
+    /// Builds outside start whose own time passes this get a span; `nil`: none do.
     public var slowBuildThreshold: Duration?
 
     /// Spans through the process's tracer; with `slowBuildThreshold`, also for slow builds after start.
@@ -41,32 +50,60 @@ public struct ContainerTracing: ContainerObserver {
         self.slowBuildThreshold = slowBuildThreshold
     }
 
-    public func containerStarted(_ report: StartupReport) {
-        let tracer = InstrumentationSystem.tracer
-        let began = TracingClock(report.began)
-        let start = tracer.startSpan("wiring.start", context: Self.currentContext, at: began.at(.zero))
-        start.attributes["wiring.services"] = report.builds.count
-        var spans: [any Span] = []
-        spans.reserveCapacity(report.builds.count)
-        // A build's parent began before it, so its span is already made.
-        for build in report.builds {
-            let parent = build.parent.map { spans[$0].context } ?? start.context
-            let span = tracer.startSpan("wiring.build", context: parent, at: began.at(build.offset))
-            span.attributes["wiring.service"] = build.shown
-            span.attributes["wiring.scope"] = build.scope.description
-            if let error = build.error { Self.fail(span, with: error, at: began.at(build.offset + build.elapsed)) }
-            spans.append(span)
+    /// The start's span, for ``containerStarted(_:)``, which its start calls in its task.
+    @TaskLocal private static var startSpan: (any Span)?
+
+    public nonisolated(nonsending) func observingStart<E: Error>(
+        _ body: nonisolated(nonsending) () async throws(E) -> Void
+    ) async throws(E) {
+        let span = InstrumentationSystem.tracer.startSpan("wiring.start", context: Self.currentContext)
+        defer { span.end() }
+        let result = await ServiceContext.$current.withValue(span.context) {
+            await Self.$startSpan.withValue(span) { () async -> Result<Void, E> in
+                do throws(E) {
+                    return .success(try await body())
+                } catch {
+                    return .failure(error)
+                }
+            }
         }
-        for (span, build) in zip(spans, report.builds) { span.end(at: began.at(build.offset + build.elapsed)) }
-        if let error = report.error { Self.fail(start, with: error, at: began.at(report.total)) }
-        start.end(at: began.at(report.total))
+        if case .failure(let error) = result { Self.fail(span, with: error) }
+        try result.get()
+    }
+
+    public func observingBuild<R, E: Error>(_ build: BuildStart, _ body: () throws(E) -> R) throws(E) -> R {
+        let span = Self.buildSpan(build)
+        defer { span.end() }
+        let result = ServiceContext.$current.withValue(span.context) { Result { () throws(E) -> R in try body() } }
+        if case .failure(let error) = result { Self.fail(span, with: error) }
+        return try result.get()
+    }
+
+    public nonisolated(nonsending) func observingBuild<R, E: Error>(
+        _ build: BuildStart, _ body: nonisolated(nonsending) () async throws(E) -> R
+    ) async throws(E) -> R {
+        let span = Self.buildSpan(build)
+        defer { span.end() }
+        let result = await ServiceContext.$current.withValue(span.context) { () async -> Result<R, E> in
+            do throws(E) {
+                return .success(try await body())
+            } catch {
+                return .failure(error)
+            }
+        }
+        if case .failure(let error) = result { Self.fail(span, with: error) }
+        return try result.get()
+    }
+
+    public func containerStarted(_ report: StartupReport) {
+        Self.startSpan?.attributes["wiring.services"] = report.builds.count
     }
 
     public func containerBuilt(_ build: BuildEvent) {
         guard !build.duringStart, let threshold = slowBuildThreshold, build.duration > threshold else { return }
         let ended = TracingClock(Date())
         let span = InstrumentationSystem.tracer.startSpan("wiring.build", context: Self.currentContext,
-                                                          at: ended.at(.zero - build.duration))
+                                                          at: ended.at(.zero - build.elapsed))
         span.attributes["wiring.service"] = build.shown
         span.attributes["wiring.scope"] = build.scope.description
         if let error = build.error { Self.fail(span, with: error, at: ended.at(.zero)) }
@@ -85,7 +122,7 @@ public struct ContainerTracing: ContainerObserver {
             if let error = hook.error { Self.fail(span, with: error, at: began.at(hook.offset + hook.duration)) }
             span.end(at: began.at(hook.offset + hook.duration))
         }
-        if !report.failures.isEmpty { shutdown.setStatus(SpanStatus(code: .error, message: "\(report.failures.count) hooks failed")) }
+        if !report.failures.isEmpty { shutdown.setStatus(SpanStatus(code: .error)) }
         shutdown.end(at: began.at(report.total))
     }
 
@@ -94,9 +131,7 @@ public struct ContainerTracing: ContainerObserver {
         let span = InstrumentationSystem.tracer.startSpan("wiring.refresh", context: Self.currentContext, at: began.at(.zero))
         span.attributes["wiring.changed_keys"] = refresh.changedKeys
         span.attributes["wiring.dropped"] = refresh.dropped
-        for problem in refresh.rejected + refresh.failures {
-            Self.fail(span, with: ObservedProblem(description: problem.description), at: began.at(refresh.duration))
-        }
+        Self.report(refresh.rejected + refresh.failures, on: span, at: began.at(refresh.duration))
         span.end(at: began.at(refresh.duration))
     }
 
@@ -104,25 +139,54 @@ public struct ContainerTracing: ContainerObserver {
         let began = TracingClock(reload.began)
         let span = InstrumentationSystem.tracer.startSpan("wiring.reload", context: Self.currentContext, at: began.at(.zero))
         span.attributes["wiring.applied"] = reload.applied
-        for problem in reload.failures {
-            Self.fail(span, with: ObservedProblem(description: problem.description), at: began.at(reload.duration))
-        }
+        Self.report(reload.failures, on: span, at: began.at(reload.duration))
         span.end(at: began.at(reload.duration))
     }
 
     /// The context a span the container starts goes under: the task's, or a new trace.
     private static var currentContext: ServiceContext { ServiceContext.current ?? .topLevel }
 
-    /// Records `error` on `span` and marks it failed.
-    private static func fail(_ span: any Span, with error: any Error, at instant: DefaultTracerClock.Instant) {
-        span.recordError(error, attributes: [:], at: instant)
-        span.setStatus(SpanStatus(code: .error, message: "\(error)"))
+    /// A started `wiring.build` span of `build`, under the current one.
+    private static func buildSpan(_ build: BuildStart) -> any Span {
+        let span = InstrumentationSystem.tracer.startSpan("wiring.build", context: currentContext)
+        span.attributes["wiring.service"] = build.shown
+        span.attributes["wiring.scope"] = build.scope.description
+        return span
     }
-}
 
-/// A problem a refresh or a reload reported as text, recorded on its span as an error.
-struct ObservedProblem: Error, CustomStringConvertible {
-    let description: String
+    /// Records `error` on `span` with its `error.type`, and marks the span failed.
+    private static func fail(_ span: any Span, with error: any Error, at instant: DefaultTracerClock.Instant? = nil) {
+        let type = errorType(of: error)
+        span.attributes["error.type"] = type
+        if let instant {
+            span.recordError(error, attributes: ["error.type": .string(type)], at: instant)
+        } else {
+            span.recordError(error, attributes: ["error.type": .string(type)])
+        }
+        span.setStatus(SpanStatus(code: .error))
+    }
+
+    /// The type of what failed: for a factory that threw, the type of what it threw.
+    static func errorType(of error: any Error) -> String {
+        if let resolution = error as? ResolutionError, case .factoryFailed(let underlying) = resolution.kind {
+            return errorType(of: underlying)
+        }
+        return String(describing: type(of: error))
+    }
+
+    /// Adds each of `failures` to `span` as a `wiring.failure` event, and marks the span failed
+    /// when there is one.
+    private static func report(_ failures: [ReportedFailure], on span: any Span, at instant: DefaultTracerClock.Instant) {
+        for failure in failures {
+            var attributes: SpanAttributes = ["wiring.failure.kind": .string(failure.kind.rawValue)]
+            if let service = failure.service { attributes["wiring.service"] = service }
+            if let type = failure.errorType { attributes["error.type"] = type }
+            if let location = failure.location { attributes["wiring.location"] = location }
+            if let message = failure.message { attributes["wiring.message"] = message }
+            span.addEvent(SpanEvent(name: "wiring.failure", at: instant, attributes: attributes))
+        }
+        if !failures.isEmpty { span.setStatus(SpanStatus(code: .error)) }
+    }
 }
 
 /// Tracer instants from a wall-clock start and offsets from it, as the container's reports

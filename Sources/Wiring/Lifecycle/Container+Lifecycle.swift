@@ -38,7 +38,13 @@ extension Container {
         }
     }
 
+    /// Builds the eager services, through the observers' `observingStart` when there are some.
     private func startEager() async throws {
+        if observers.isEmpty { return try await buildEager() }
+        try await observedStart(by: observers[...]) { try await buildEager() }
+    }
+
+    private func buildEager() async throws {
         let eager = resolvableRegistrations.filter(\.isEager)
         let recorder = BuildRecorder(expecting: eager.count)
         do {

@@ -55,13 +55,16 @@ final class BuildRecorder: Sendable {
         }
     }
 
-    /// Records that the build at `index` ended `elapsed` after it began, failed with `error`.
-    func end(_ index: Int, elapsed: Duration, error: (any Error)?) {
+    /// Records that the build at `index` ended `elapsed` after it began, failed with `error`;
+    /// its own time.
+    @discardableResult
+    func end(_ index: Int, elapsed: Duration, error: (any Error)?) -> Duration {
         entries.withLock { entries in
             entries.all[index].elapsed = elapsed
             if let error { entries.errors[index] = error }
             let parent = Int(entries.all[index].parent)
             if parent >= 0 { entries.all[parent].below += elapsed }
+            return own(entries.all[index])
         }
     }
 

@@ -15,7 +15,8 @@ extension Container {
     ) throws(ResolutionError) -> Any {
         let report = beginReport(of: registration, state: state)
         do {
-            let instance = try build()
+            let instance = report.index == nil || observers.isEmpty
+                ? try build() : try observed(BuildStart(registration), by: observers[...], build)
             endReport(report, of: registration, state: state, error: nil)
             return instance
         } catch {
@@ -24,12 +25,37 @@ extension Container {
         }
     }
 
+    /// Runs `body`, a build during start, through each observer's `observingBuild`, the first
+    /// outermost.
+    func observed<R>(
+        _ build: BuildStart, by observers: ArraySlice<any ContainerObserver>, _ body: () throws(ResolutionError) -> R
+    ) throws(ResolutionError) -> R {
+        guard let first = observers.first else { return try body() }
+        return try first.observingBuild(build) { () throws(ResolutionError) -> R in try observed(build, by: observers.dropFirst(), body) }
+    }
+
+    /// ``observed(_:by:_:)`` of an async build.
+    func observed<R>(_ build: BuildStart, by observers: ArraySlice<any ContainerObserver>, _ body: () async throws -> R) async throws -> R {
+        guard let first = observers.first else { return try await body() }
+        return try await first.observingBuild(build) { try await observed(build, by: observers.dropFirst(), body) }
+    }
+
+    /// Runs `body`, the work of a start, through each observer's `observingStart`, the first
+    /// outermost.
+    func observedStart(by observers: ArraySlice<any ContainerObserver>, _ body: () async throws -> Void) async throws {
+        guard let first = observers.first else { return try await body() }
+        try await first.observingStart { try await observedStart(by: observers.dropFirst(), body) }
+    }
+
     /// A reported build that began: its index in the start's recorder, if one records, the
-    /// index of the build it is below, and when it began.
+    /// index of the build it is below, and when it began; when none records, the time below it
+    /// and the time of the build it is below, if any.
     struct BuildReport {
         let index: Int?
         let parent: Int
         let began: ContinuousClock.Instant
+        let timing: BuildTiming?
+        let outer: BuildTiming?
     }
 
     /// Begins reporting the build of `registration` in `state`: the builds it asks for are
@@ -37,30 +63,44 @@ extension Container {
     /// build rather than passing it as a closure, which would take two async frames more.
     @inline(never)
     func beginReport(of registration: Registration, state: ResolutionState) -> BuildReport {
-        let parent = state.building
+        let parent = state.building, outer = state.timing
         let began = ContinuousClock.now
-        let index = state.recorder?.begin(registration, parent: parent, at: began)
-        if let index { state.building = index }
-        return BuildReport(index: index, parent: parent, began: began)
+        if let index = state.recorder?.begin(registration, parent: parent, at: began) {
+            state.building = index
+            return BuildReport(index: index, parent: parent, began: began, timing: nil, outer: outer)
+        }
+        let timing = BuildTiming()
+        state.timing = timing
+        return BuildReport(index: nil, parent: parent, began: began, timing: timing, outer: outer)
     }
 
     /// Waits for another task's build of `registration` with `wait`: during a start, the build
     /// whose factory asked for it lists it, and the wait is not counted as its own time.
     @inline(never)
     func recordingWait<T>(for registration: Registration, state: ResolutionState, _ wait: () throws -> T) rethrows -> T {
-        guard let recorder = state.recorder, state.building >= 0 else { return try wait() }
+        guard state.building >= 0 || state.timing != nil else { return try wait() }
         let began = ContinuousClock.now
-        defer { recorder.waited(for: registration, below: state.building, elapsed: ContinuousClock.now - began) }
+        defer { waited(for: registration, state: state, elapsed: ContinuousClock.now - began) }
         return try wait()
     }
 
     /// ``recordingWait(for:state:_:)`` of an awaited wait.
     @inline(never)
     func recordingWait(for registration: Registration, state: ResolutionState, _ wait: () async throws -> Void) async rethrows {
-        guard let recorder = state.recorder, state.building >= 0 else { return try await wait() }
+        guard state.building >= 0 || state.timing != nil else { return try await wait() }
         let began = ContinuousClock.now
-        defer { recorder.waited(for: registration, below: state.building, elapsed: ContinuousClock.now - began) }
+        defer { waited(for: registration, state: state, elapsed: ContinuousClock.now - began) }
         try await wait()
+    }
+
+    /// Takes a wait of `elapsed` for another task's build of `registration` from the own time
+    /// of the build whose factory waited.
+    private func waited(for registration: Registration, state: ResolutionState, elapsed: Duration) {
+        if let recorder = state.recorder {
+            recorder.waited(for: registration, below: state.building, elapsed: elapsed)
+        } else {
+            state.timing?.add(elapsed)
+        }
     }
 
     /// Ends reporting a build begun with ``beginReport(of:state:)``, which failed with `error`.
@@ -69,11 +109,20 @@ extension Container {
         let elapsed = ContinuousClock.now - report.began
         // A frozen state is the level of this build alone, which tasks its factory started may
         // still read: nothing is built below it any more, and it is not changed.
-        if !state.isFrozen { state.building = report.parent }
-        if let index = report.index { state.recorder?.end(index, elapsed: elapsed, error: error) }
+        if !state.isFrozen {
+            state.building = report.parent
+            state.timing = report.outer
+        }
+        let own: Duration
+        if let index = report.index, let recorder = state.recorder {
+            own = recorder.end(index, elapsed: elapsed, error: error)
+        } else {
+            own = max(.zero, elapsed - (report.timing?.below ?? .zero))
+            report.outer?.add(elapsed)
+        }
         guard !observers.isEmpty else { return }
         let event = BuildEvent(service: registration.key, name: registration.name, scope: registration.scope,
-                               duration: elapsed, error: error, duringStart: state.recorder != nil)
+                               duration: own, elapsed: elapsed, error: error, duringStart: report.index != nil)
         for observer in observers { observer.containerBuilt(event) }
     }
 }
@@ -85,5 +134,11 @@ extension Registration {
         case .kept, .scoped: true
         case .unique, .graph: false
         }
+    }
+}
+
+extension BuildStart {
+    init(_ registration: Registration) {
+        (service, name, scope) = (registration.key, registration.name, registration.scope)
     }
 }

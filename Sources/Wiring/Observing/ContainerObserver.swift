@@ -33,6 +33,24 @@ public protocol ContainerObserver: Sendable {
     func scopeOpened()
     /// A scope ended (``ContainerScope/end()``), once, before its hooks ran.
     func scopeEnded()
+
+    /// Runs the work of ``Container/start()``: a tracer makes its start span the current one
+    /// while `body` runs, so that the spans of the builds below it are its children. The
+    /// default runs `body`.
+    ///
+    /// Like the async `observingBuild`, it runs on its caller's executor
+    /// (`nonisolated(nonsending)`): an implementation must say so too, or be compiled with the
+    /// `NonisolatedNonsendingByDefault` feature, to be the one the container calls.
+    nonisolated(nonsending) func observingStart<E: Error>(_ body: nonisolated(nonsending) () async throws(E) -> Void) async throws(E)
+    /// Runs a synchronous build during ``Container/start()``, its factory and the builds it
+    /// asks for: a tracer makes the build's span the current one while `body` runs, so that a
+    /// span the factory makes is its child. The default runs `body`. Builds after start are
+    /// not run through it: a resolve pays nothing for an observer that traces.
+    func observingBuild<R, E: Error>(_ build: BuildStart, _ body: () throws(E) -> R) throws(E) -> R
+    /// Runs an async build during ``Container/start()``, as the synchronous form does.
+    nonisolated(nonsending) func observingBuild<R, E: Error>(
+        _ build: BuildStart, _ body: nonisolated(nonsending) () async throws(E) -> R
+    ) async throws(E) -> R
 }
 
 extension ContainerObserver {
@@ -43,6 +61,31 @@ extension ContainerObserver {
     public func containerReloaded(_ reload: ReloadEvent) {}
     public func scopeOpened() {}
     public func scopeEnded() {}
+    public nonisolated(nonsending) func observingStart<E: Error>(
+        _ body: nonisolated(nonsending) () async throws(E) -> Void
+    ) async throws(E) {
+        try await body()
+    }
+    public func observingBuild<R, E: Error>(_ build: BuildStart, _ body: () throws(E) -> R) throws(E) -> R { try body() }
+    public nonisolated(nonsending) func observingBuild<R, E: Error>(
+        _ build: BuildStart, _ body: nonisolated(nonsending) () async throws(E) -> R
+    ) async throws(E) -> R {
+        try await body()
+    }
+}
+
+/// A build that begins during ``Container/start()``: what an observer's `observingBuild` is
+/// told of it.
+public struct BuildStart: Sendable {
+    /// The service key.
+    public let service: String
+    /// The named variant, if any.
+    public let name: String?
+    /// The service's scope.
+    public let scope: Scope
+
+    /// `Key[name]`, as paths and messages show a service.
+    public var shown: String { shownService(service, name: name) }
 }
 
 /// One build a container ran: its service, how long it took and whether it failed.
@@ -53,9 +96,13 @@ public struct BuildEvent: Sendable {
     public let name: String?
     /// The service's scope.
     public let scope: Scope
-    /// How long the build took, its dependencies' builds included. It ended when the observer
-    /// is called.
+    /// How long the build's own work took: its ``elapsed`` time without the builds of
+    /// instances to keep it asked for (each reported on its own) nor its waits for another
+    /// task's build of a dependency, as a ``StartupReport/Build/duration`` is.
     public let duration: Duration
+    /// How long the build took from its start to its end, its dependencies' builds included.
+    /// It ended when the observer is called.
+    public let elapsed: Duration
     /// What the factory (or a dependency's) threw, if it failed.
     public let error: (any Error)?
     /// Whether the build ran during ``Container/start()``; such a build is also in the

@@ -207,7 +207,11 @@ extension Container {
         }
         let report = beginReport(of: registration, state: level)
         do {
-            let instance = try await runFactories(registration, arguments: arguments, at: level, hooks: &hooks)
+            let instance = report.index == nil || observers.isEmpty
+                ? try await runFactories(registration, arguments: arguments, at: level, hooks: &hooks)
+                : try await observed(BuildStart(registration), by: observers[...]) {
+                    try await runFactories(registration, arguments: arguments, at: level, hooks: &hooks)
+                }
             endReport(report, of: registration, state: level, error: nil)
             return instance
         } catch {

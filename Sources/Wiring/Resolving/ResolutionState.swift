@@ -73,6 +73,8 @@ final class ResolutionState {
     /// The recorder's index of the build whose factory is running, the parent of the builds
     /// it asks for; -1 when none is.
     @exclusivity(unchecked) var building = -1
+    /// After start, while an observed build's factory runs: the time below it.
+    @exclusivity(unchecked) var timing: BuildTiming?
     /// For a frozen state below another: the first frozen state of its async resolution,
     /// which keeps the resolution's `graph` instances; `nil` for that first state itself.
     private let frozenTop: ResolutionState?
@@ -137,6 +139,7 @@ final class ResolutionState {
         self.scope = scope
         recorder = parent?.recorder
         building = parent?.building ?? -1
+        timing = parent?.timing
         isFrozen = true
         if let parent, parent.isFrozen {
             frozenTop = parent.frozenTop ?? parent
@@ -204,6 +207,7 @@ final class ResolutionState {
             state.recorder = recorder
             state.building = frozen.building
         }
+        if let timing = frozen.timing { state.timing = timing }
         if let shared = frozen.sharedGraph { state.graph = shared.withLock { $0 } }
         return state
     }
@@ -367,6 +371,7 @@ final class ResolutionState {
             state.recorder = nil
             state.building = -1
         }
+        if state.timing != nil { state.timing = nil }
         let isFrozen = state.isFrozen
         if isFrozen {
             // The first state of an async resolution (the only frozen one recycled); unique,

@@ -223,5 +223,108 @@ struct ObserverTests {
         #expect(report.slowest.first?.shown == "Slow")
         try await container.shutdown()
     }
-}
 
+    /// Collects the build events.
+    struct CollectingObserver: ContainerObserver {
+        let events = Locked<[BuildEvent]>([])
+        func containerBuilt(_ build: BuildEvent) { events.withLock { $0.append(build) } }
+    }
+
+    @Test(arguments: [false, true])
+    func aBuildAfterStartIsToldItsOwnTimeWithoutTheBuildsItAskedFor(async: Bool) async throws {
+        let registry = FactoryRegistry()
+        if async {
+            registry.factory("database") { _ in
+                try await Task.sleep(for: .milliseconds(40))
+                return SlowDatabase()
+            }
+            registry.factory("store") { r in
+                _ = try await r.resolve(SlowDatabase.self)
+                return SlowStore()
+            }
+        } else {
+            registry.factory("database") { _ in
+                usleep(40_000)
+                return SlowDatabase()
+            }
+            registry.factory("store") { r in
+                _ = try r.resolve(SlowDatabase.self)
+                return SlowStore()
+            }
+        }
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            services:
+              SlowStore: { factory: store, scope: singleton }
+              SlowDatabase: { factory: database, scope: cached }
+            """, name: "services.yaml")
+        let observer = CollectingObserver()
+        let container = try Container(manifest: path, registry: registry, contexts: .none,
+                                      options: .init(environment: [:], observers: [observer]))
+        _ = try await container.resolve(SlowStore.self)
+        let events = observer.events.withLock { $0 }
+        try #require(events.map(\.shown) == ["SlowDatabase", "SlowStore"])
+        let (database, store) = (events[0], events[1])
+        #expect(!store.duringStart && database.duration == database.elapsed && database.elapsed >= .milliseconds(40))
+        // By construction: the database's whole build is outside the store's own time.
+        #expect(store.duration + database.elapsed <= store.elapsed)
+        try await container.shutdown()
+    }
+
+    /// Makes the build it runs the task's current one, as a tracer makes its span current.
+    struct CurrentBuildObserver: ContainerObserver {
+        @TaskLocal static var current: String?
+        @TaskLocal static var starting = false
+
+        nonisolated(nonsending) func observingStart<E: Error>(_ body: nonisolated(nonsending) () async throws(E) -> Void) async throws(E) {
+            let result = await Self.$starting.withValue(true) { () async -> Result<Void, E> in
+                do throws(E) { return .success(try await body()) } catch { return .failure(error) }
+            }
+            try result.get()
+        }
+        func observingBuild<R, E: Error>(_ build: BuildStart, _ body: () throws(E) -> R) throws(E) -> R {
+            try Self.$current.withValue(build.shown) { Result { () throws(E) -> R in try body() } }.get()
+        }
+        nonisolated(nonsending) func observingBuild<R, E: Error>(
+            _ build: BuildStart, _ body: nonisolated(nonsending) () async throws(E) -> R
+        ) async throws(E) -> R {
+            let result = await Self.$current.withValue(build.shown) { () async -> Result<R, E> in
+                do throws(E) { return .success(try await body()) } catch { return .failure(error) }
+            }
+            return try result.get()
+        }
+    }
+
+    @Test func duringStartEachFactoryRunsInsideItsObserversBuildAndAfterStartNone() async throws {
+        let seen = Locked<[String]>([])
+        @Sendable func saw(_ factory: String) { seen.withLock { $0.append("\(factory): \(CurrentBuildObserver.current ?? "-") \(CurrentBuildObserver.starting)") } }
+        let registry = FactoryRegistry()
+        registry.factory("store") { r in
+            saw("store")
+            _ = try await r.resolve(SlowDatabase.self)
+            _ = try resolveSynchronously(Fresh.self, from: r)
+            return SlowStore()
+        }
+        registry.factory("database") { _ in
+            saw("database")
+            return SlowDatabase()
+        }
+        registry.factory("fresh") { _ in
+            saw("fresh")
+            return Fresh()
+        }
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            services:
+              SlowStore: { factory: store, scope: singleton, eager: true }
+              SlowDatabase: { factory: database, scope: singleton }
+              Fresh: { factory: fresh, scope: unique }
+            """, name: "services.yaml")
+        let container = try Container(manifest: path, registry: registry, contexts: .none,
+                                      options: .init(environment: [:], observers: [CurrentBuildObserver()]))
+        try await container.start()
+        _ = try await container.resolve(Fresh.self)
+        #expect(seen.withLock { $0 } == ["store: SlowStore true", "database: SlowDatabase true", "fresh: Fresh true", "fresh: - false"])
+        try await container.shutdown()
+    }
+}
