@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
 
@@ -12,7 +12,9 @@ let package = Package(
     name: "WiringBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: ".."),
+        // With WiringObservability, to measure ContainerTracing.
+        .package(path: "..", traits: ["Observability"]),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
     ],
@@ -28,6 +30,9 @@ let package = Package(
             dependencies: [
                 "CLibYAML",
                 .product(name: "Wiring", package: wiringPackage),
+                .product(name: "WiringObservability", package: wiringPackage),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Swinject", package: "Swinject"),
             ]

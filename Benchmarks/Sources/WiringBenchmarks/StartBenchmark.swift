@@ -20,7 +20,7 @@ enum StartBenchmark {
         return text
     }
 
-    static func containers(_ count: Int, services: Int) throws -> [Wiring.Container] {
+    static func containers(_ count: Int, services: Int, options: Wiring.Container.Options = .init()) throws -> [Wiring.Container] {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-bench-start-\(UUID().uuidString).yaml").path
         try manifest(services).write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -28,7 +28,7 @@ enum StartBenchmark {
         registry.factory("root") { _ in StartNode(parent: nil) }
         registry.factory("node") { r in StartNode(parent: try r.arg("parent", as: StartNode.self)) }
         let loaded = try ManifestLoader().load(path)
-        return try (0..<count).map { _ in try Wiring.Container(manifest: loaded, registry: registry, contexts: .none) }
+        return try (0..<count).map { _ in try Wiring.Container(manifest: loaded, registry: registry, contexts: .none, options: options) }
     }
 
     /// `--profile-start N [build]`: only N starts of 500 eager services (the containers built

@@ -90,6 +90,7 @@ if all || sections.contains("observing") {
     print("Observing (release build, median of \(repetitions) rounds)")
     try StartBenchmark.run(repetitions: repetitions)
     try ObservingBenchmark.run(repetitions: repetitions, iterations: iterations)
+    try TracingBenchmark.run(repetitions: repetitions, iterations: iterations)
     print()
 }
 if sections.contains("scaling") {

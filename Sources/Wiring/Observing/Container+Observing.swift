@@ -48,14 +48,16 @@ extension Container {
     }
 
     /// A reported build that began: its index in the start's recorder, if one records, the
-    /// index of the build it is below, and when it began; when none records, the time below it
-    /// and the time of the build it is below, if any.
+    /// index of the build it is below, and when it began. When none records: in an async
+    /// build's own (frozen) state, the time below it and the async build it is below, if any;
+    /// in a synchronous state, what ``ResolutionState/below`` held for the build it is below.
     struct BuildReport {
         let index: Int?
         let parent: Int
         let began: ContinuousClock.Instant
         let timing: BuildTiming?
         let outer: BuildTiming?
+        let savedBelow: Duration
     }
 
     /// Begins reporting the build of `registration` in `state`: the builds it asks for are
@@ -67,18 +69,23 @@ extension Container {
         let began = ContinuousClock.now
         if let index = state.recorder?.begin(registration, parent: parent, at: began) {
             state.building = index
-            return BuildReport(index: index, parent: parent, began: began, timing: nil, outer: outer)
+            return BuildReport(index: index, parent: parent, began: began, timing: nil, outer: outer, savedBelow: .zero)
         }
-        let timing = BuildTiming()
-        state.timing = timing
-        return BuildReport(index: nil, parent: parent, began: began, timing: timing, outer: outer)
+        if state.isFrozen {
+            let timing = BuildTiming()
+            state.timing = timing
+            return BuildReport(index: nil, parent: parent, began: began, timing: timing, outer: outer, savedBelow: .zero)
+        }
+        let saved = state.below
+        state.below = .zero
+        return BuildReport(index: nil, parent: parent, began: began, timing: nil, outer: outer, savedBelow: saved)
     }
 
     /// Waits for another task's build of `registration` with `wait`: during a start, the build
     /// whose factory asked for it lists it, and the wait is not counted as its own time.
     @inline(never)
     func recordingWait<T>(for registration: Registration, state: ResolutionState, _ wait: () throws -> T) rethrows -> T {
-        guard state.building >= 0 || state.timing != nil else { return try wait() }
+        guard state.recorder != nil ? state.building >= 0 : observesBuilds else { return try wait() }
         let began = ContinuousClock.now
         defer { waited(for: registration, state: state, elapsed: ContinuousClock.now - began) }
         return try wait()
@@ -87,7 +94,7 @@ extension Container {
     /// ``recordingWait(for:state:_:)`` of an awaited wait.
     @inline(never)
     func recordingWait(for registration: Registration, state: ResolutionState, _ wait: () async throws -> Void) async rethrows {
-        guard state.building >= 0 || state.timing != nil else { return try await wait() }
+        guard state.recorder != nil ? state.building >= 0 : observesBuilds else { return try await wait() }
         let began = ContinuousClock.now
         defer { waited(for: registration, state: state, elapsed: ContinuousClock.now - began) }
         try await wait()
@@ -98,8 +105,10 @@ extension Container {
     private func waited(for registration: Registration, state: ResolutionState, elapsed: Duration) {
         if let recorder = state.recorder {
             recorder.waited(for: registration, below: state.building, elapsed: elapsed)
-        } else {
+        } else if state.isFrozen {
             state.timing?.add(elapsed)
+        } else {
+            state.below += elapsed
         }
     }
 
@@ -116,9 +125,12 @@ extension Container {
         let own: Duration
         if let index = report.index, let recorder = state.recorder {
             own = recorder.end(index, elapsed: elapsed, error: error)
-        } else {
-            own = max(.zero, elapsed - (report.timing?.below ?? .zero))
+        } else if let timing = report.timing {
+            own = max(.zero, elapsed - timing.below)
             report.outer?.add(elapsed)
+        } else {
+            own = max(.zero, elapsed - state.below)
+            state.below = report.savedBelow + elapsed
         }
         guard !observers.isEmpty else { return }
         let event = BuildEvent(service: registration.key, name: registration.name, scope: registration.scope,

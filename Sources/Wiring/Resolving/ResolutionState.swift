@@ -73,8 +73,16 @@ final class ResolutionState {
     /// The recorder's index of the build whose factory is running, the parent of the builds
     /// it asks for; -1 when none is.
     @exclusivity(unchecked) var building = -1
-    /// After start, while an observed build's factory runs: the time below it.
+    /// After start, while an observed async build's factory runs: the time below it, which
+    /// tasks its factory started add to.
     @exclusivity(unchecked) var timing: BuildTiming?
+    /// After start, in a synchronous state: the time the observed build whose factory runs
+    /// spent below it (each observed build keeps its outer build's and adds its own when it
+    /// ends); a fork adds what it gathered to its async build's ``timing``. A plain field: a
+    /// build of a request's scoped service then allocates nothing to be timed (a request of
+    /// three observed builds: 8,972 instructions with a `BuildTiming` each, against 8,021;
+    /// `WiringBenchmarks --profile-requests 11000 observed` under callgrind).
+    @exclusivity(unchecked) var below: Duration = .zero
     /// For a frozen state below another: the first frozen state of its async resolution,
     /// which keeps the resolution's `graph` instances; `nil` for that first state itself.
     private let frozenTop: ResolutionState?
@@ -214,6 +222,7 @@ final class ResolutionState {
 
     private static func endFork(_ fork: inout ResolutionState?, container: Container) {
         guard let state = fork.take() else { return }
+        if state.below != .zero { state.timing?.add(state.below) }
         if !state.graph.isEmpty, let parent = state.parent, parent.isForkable {
             let built = state.graph
             parent.makeSharedGraph().withLock { graph in graph.merge(built) { first, _ in first } }
@@ -372,6 +381,7 @@ final class ResolutionState {
             state.building = -1
         }
         if state.timing != nil { state.timing = nil }
+        if state.below != .zero { state.below = .zero }
         let isFrozen = state.isFrozen
         if isFrozen {
             // The first state of an async resolution (the only frozen one recycled); unique,
