@@ -16,13 +16,16 @@ let package = Package(
         .library(name: "NotesServerApp", targets: ["NotesServerApp"]),
     ],
     dependencies: [
-        // The `Hummingbird` trait brings the WiringHummingbird product (and Hummingbird) in.
-        .package(path: wiring.path, traits: ["Hummingbird"]),
+        // The `Hummingbird` trait brings the WiringHummingbird product (and Hummingbird) in,
+        // `Observability` WiringObservability's tracing and metrics observers.
+        .package(path: wiring.path, traits: ["Hummingbird", "Observability"]),
         // The manifests, services and factories both notes servers share, and their tests' scenarios.
         .package(path: "../NotesCore"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        // With NOTES_OTLP=1, spans and metrics exported over OTLP/HTTP (not gRPC: a lighter build).
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // The app: services, routes, and how the container is made.
@@ -33,7 +36,9 @@ let package = Package(
                 .product(name: "Wiring", package: wiring.lastPathComponent),
                 .product(name: "WiringServiceLifecycle", package: wiring.lastPathComponent),
                 .product(name: "WiringHummingbird", package: wiring.lastPathComponent),
+                .product(name: "WiringObservability", package: wiring.lastPathComponent),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "OTel", package: "swift-otel"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

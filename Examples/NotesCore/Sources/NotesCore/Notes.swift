@@ -35,11 +35,14 @@ public enum Notes {
     /// The container a server's executable starts with: the manifests in the folder
     /// `NOTES_CONFIG` names (``defaultConfig`` when unset), the contexts the environment names,
     /// the settings of ``NotesSettings/load(environment:pollInterval:)``; its contexts' summary
-    /// printed. The container logs its start, refreshes and shutdown at info level.
-    public static func launchContainer(environment: [String: String]) async throws -> (container: Container, settings: NotesSettings) {
+    /// printed. The container logs its start, refreshes and shutdown at info level; `observers`
+    /// (an exporter's, say) are told what it does, after ``NotesTracing``'s.
+    public static func launchContainer(
+        environment: [String: String], observers: [any ContainerObserver] = []
+    ) async throws -> (container: Container, settings: NotesSettings) {
         let settings = try await NotesSettings.load(environment: environment)
         let container = try Container(manifest: launchManifest(environment), registry: registry(), contexts: contexts(environment: environment),
-                                      options: launchOptions(environment: environment, settings: settings))
+                                      options: launchOptions(environment: environment, settings: settings, observers: observers))
         FileHandle.standardOutput.write(Data((container.contextSummary + "\n").utf8))
         return (container, settings)
     }
@@ -53,12 +56,15 @@ public enum Notes {
     /// ``launchContainer(environment:)`` for development: a container that follows edits of
     /// the manifests once started, checking them every `NOTES_RELOAD_POLL_MS` milliseconds
     /// (500 by default); it logs each reload too.
-    public static func launchReloading(environment: [String: String]) async throws -> (wiring: ReloadingContainer, settings: NotesSettings) {
+    public static func launchReloading(
+        environment: [String: String], observers: [any ContainerObserver] = []
+    ) async throws -> (wiring: ReloadingContainer, settings: NotesSettings) {
         let settings = try await NotesSettings.load(environment: environment)
         let poll = environment["NOTES_RELOAD_POLL_MS"].flatMap(Int.init).map { Duration.milliseconds($0) } ?? .milliseconds(500)
         let wiring = try ReloadingContainer(manifest: launchManifest(environment), registry: registry(),
                                             contexts: contexts(environment: environment),
-                                            options: launchOptions(environment: environment, settings: settings), pollInterval: poll)
+                                            options: launchOptions(environment: environment, settings: settings, observers: observers),
+                                            pollInterval: poll)
         FileHandle.standardOutput.write(Data((wiring.container.contextSummary + " (reloading on edits)\n").utf8))
         return (wiring, settings)
     }
@@ -68,10 +74,13 @@ public enum Notes {
         (environment["NOTES_CONFIG"] ?? defaultConfig) + "/services.yaml"
     }
 
-    /// What an executable's containers read `${…}` through (`settings`' reader) and log with.
-    private static func launchOptions(environment: [String: String], settings: NotesSettings) -> Container.Options {
+    /// What an executable's containers read `${…}` through (`settings`' reader), log with and
+    /// tell what they do.
+    private static func launchOptions(
+        environment: [String: String], settings: NotesSettings, observers: [any ContainerObserver]
+    ) -> Container.Options {
         Container.Options(environment: environment, logger: Logger(label: "wiring"), configuration: ConfigReaderSource(settings.reader),
-                          observers: NotesTracing.observers(environment: environment))
+                          observers: NotesTracing.observers(environment: environment) + observers)
     }
 
     /// Ends a server's executable that could not start: a manifest's errors each at its

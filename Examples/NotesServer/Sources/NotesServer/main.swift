@@ -9,14 +9,19 @@ do {
         // At once, also into a pipe (a supervisor, a log collector), as the logger does.
         FileHandle.standardOutput.write(Data("notes-server listening on port \(port)\n".utf8))
     }
+    // With NOTES_OTLP=1, spans and metrics go to an OTLP collector: bootstrapped before the
+    // container is made, so that its start is traced.
+    let telemetry = try NotesTelemetry(environment: environment)
     // The settings file, when NOTES_SETTINGS names one, is watched while the server runs; in
     // development, the manifests are too.
     if Notes.isDevelopment(environment: environment) {
-        let (wiring, settings) = try await Notes.launchReloading(environment: environment)
-        try await NotesServerApp.run(container: wiring, settingsFile: settings.file, onServerRunning: listening)
+        let (wiring, settings) = try await Notes.launchReloading(environment: environment, observers: telemetry.observers)
+        try await NotesServerApp.run(container: wiring, telemetry: telemetry.exporter, settingsFile: settings.file,
+                                     onServerRunning: listening)
     } else {
-        let (container, settings) = try await Notes.launchContainer(environment: environment)
-        try await NotesServerApp.run(container: container, settingsFile: settings.file, onServerRunning: listening)
+        let (container, settings) = try await Notes.launchContainer(environment: environment, observers: telemetry.observers)
+        try await NotesServerApp.run(container: container, telemetry: telemetry.exporter, settingsFile: settings.file,
+                                     onServerRunning: listening)
     }
 } catch {
     Notes.exit(reporting: error, program: "notes-server")

@@ -16,14 +16,14 @@ public enum NotesServerApp {
     /// container shut down, each instance in reverse order of construction. In the
     /// `development` context `container` is a `ReloadingContainer`: each request gets a scope of
     /// the container in force, so that an edit of the manifests applies to the next request,
-    /// without a restart.
+    /// without a restart. `telemetry` (``NotesTelemetry/exporter``) runs first and stops last.
     public static func run(
-        container: any ContainerProvider, settingsFile: (any Service)? = nil,
+        container: any ContainerProvider, telemetry: (any Service)? = nil, settingsFile: (any Service)? = nil,
         gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
-        try await makeServiceGroup(container: container, settingsFile: settingsFile, gracefulShutdownSignals: gracefulShutdownSignals,
-                                   onServerRunning: onServerRunning).run()
+        try await makeServiceGroup(container: container, telemetry: telemetry, settingsFile: settingsFile,
+                                   gracefulShutdownSignals: gracefulShutdownSignals, onServerRunning: onServerRunning).run()
     }
 
     /// The HTTP application for `container`; `onServerRunning` gets the port it listens on.
@@ -51,11 +51,13 @@ public enum NotesServerApp {
             logger: logger)
     }
 
-    /// The service group ``run(container:settingsFile:gracefulShutdownSignals:onServerRunning:)``
-    /// runs, with the container started: the settings file's watch first (it stops last), then
-    /// the container, so that it shuts down after the server.
+    /// The service group ``run(container:telemetry:settingsFile:gracefulShutdownSignals:onServerRunning:)``
+    /// runs, with the container started: the telemetry's exporter first (it stops last, and
+    /// exports the shutdown's spans), the settings file's watch, then the container, so that it
+    /// shuts down after the server.
     public static func makeServiceGroup(
-        container: any ContainerProvider, settingsFile: (any Service)? = nil, gracefulShutdownSignals: [UnixSignal] = [],
+        container: any ContainerProvider, telemetry: (any Service)? = nil, settingsFile: (any Service)? = nil,
+        gracefulShutdownSignals: [UnixSignal] = [],
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> ServiceGroup {
         // Eager services (the store, the log level) are ready before the server listens.
@@ -63,7 +65,7 @@ public enum NotesServerApp {
         let logger = try await container.container.resolve(Logger.self)
         if let report = container.container.startupReport { logger.debug("\(report)") }
         let app = try await makeApplication(container: container, onServerRunning: onServerRunning)
-        return ServiceGroup(services: [settingsFile].compactMap { $0 } + [ContainerService(container), app],
+        return ServiceGroup(services: [telemetry, settingsFile].compactMap { $0 } + [ContainerService(container), app],
                             gracefulShutdownSignals: gracefulShutdownSignals, logger: logger)
     }
 }
