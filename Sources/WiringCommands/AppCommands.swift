@@ -56,11 +56,11 @@ public struct AppValidateCommand<App: WiringApp>: AsyncParsableCommand {
     }
 
     /// What to check and how to print it.
-    @OptionGroup public var options: ValidateOptions
+    @OptionGroup package var options: ValidateOptions
 
     /// Whether to build every service once.
     @Flag(help: "Build a container in the given contexts and resolve every service once.")
-    public var instantiate = false
+    package var instantiate = false
 
     /// Creates the command; ArgumentParser fills in its arguments.
     public init() {}
@@ -111,11 +111,11 @@ public struct AppGraphCommand<App: WiringApp>: AsyncParsableCommand {
     }
 
     /// What to draw and how.
-    @OptionGroup public var options: GraphOptions
+    @OptionGroup package var options: GraphOptions
 
     /// Whether to build every service once and draw what factories resolve in code.
     @Flag(help: "Build every service once and draw the dependencies factories resolve in code (dashed).")
-    public var instantiate = false
+    package var instantiate = false
 
     /// Creates the command; ArgumentParser fills in its arguments.
     public init() {}
@@ -127,10 +127,12 @@ public struct AppGraphCommand<App: WiringApp>: AsyncParsableCommand {
             let manifest = try loaded.applying(contexts: options.contexts)
             var resolved: [ResolvedEdge] = []
             if instantiate {
+                var recording = Container.Options()
+                recording.recordsResolvedEdges = true
                 let container = try Container(
                     manifest: loaded, registry: App.makeRegistry(),
                     contexts: ContextSelection(contexts: options.contexts, environmentVariable: nil, launchArgument: nil, detectsTests: false),
-                    options: Container.Options(recordsResolvedEdges: true))
+                    options: recording)
                 _ = await container.instantiateAll()
                 try? await container.shutdown()
                 resolved = container.resolvedEdges

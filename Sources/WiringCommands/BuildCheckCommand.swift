@@ -1,4 +1,4 @@
-public import ArgumentParser
+package import ArgumentParser
 import Foundation
 import Wiring
 
@@ -10,35 +10,35 @@ import Wiring
 /// is checked through its root), warns of factory keys no Swift source of the target names,
 /// and writes `WiringFactoryKeys` (see ``FactoryKeySet``). Exits 1 when any diagnostic is an
 /// error, which fails the build.
-public struct BuildCheckCommand: AsyncParsableCommand {
+package struct BuildCheckCommand: AsyncParsableCommand {
     /// The command's name; hidden from help.
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "build-check",
         abstract: "Validate a target's manifests and generate its factory keys (run by the WiringValidate build plugin).",
         shouldDisplay: false)
 
     /// The manifests found in the target: files that start with `wiring:`.
     @Option(name: .customLong("manifest"), help: "A manifest of the target (repeat).")
-    public var manifests: [String] = []
+    package var manifests: [String] = []
 
     /// The target's `wiring-plugin.json`, if it has one.
     @Option(help: "The target's wiring-plugin.json.")
-    public var config: String?
+    package var config: String?
 
     /// A file listing the Swift sources to look for registrations in, one path per line.
     @Option(help: "A file listing the target's Swift sources, one per line.")
-    public var sources: String?
+    package var sources: String?
 
     /// Where to write `WiringFactoryKeys`.
     @Option(help: "The Swift file to generate.")
-    public var output: String
+    package var output: String
 
     /// Creates the command; ArgumentParser fills in its arguments.
-    public init() {}
+    package init() {}
 
     /// Validates, prints diagnostics, writes the generated keys.
     /// - Throws: `ExitCode(1)` when any diagnostic is an error.
-    public func run() async throws {
+    package func run() async throws {
         var diagnostics: [Diagnostic] = []
         var configuration = PluginConfiguration()
         var paths = manifests

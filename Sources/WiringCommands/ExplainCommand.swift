@@ -1,11 +1,11 @@
-public import ArgumentParser
+package import ArgumentParser
 import Foundation
 import Wiring
 
 /// `explain`: the effective definition of one service, each field with where it came from.
-public struct ExplainCommand: ParsableCommand {
+package struct ExplainCommand: ParsableCommand {
     /// The command's name and help.
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "explain",
         abstract: "Show the effective definition of one service, each field with the file:line it came from.",
         discussion: """
@@ -22,25 +22,25 @@ public struct ExplainCommand: ParsableCommand {
 
     /// The root manifest.
     @Argument(help: "The root manifest.")
-    public var path: String
+    package var path: String
 
     /// The service key.
     @Argument(help: "The service key, as the manifest writes it.")
-    public var service: String
+    package var service: String
 
     /// Contexts to apply.
     @Option(name: .customLong("context"), help: "Apply this context first (repeat for several, in order).")
-    public var contexts: [String] = []
+    package var contexts: [String] = []
 
     /// Whether to show environment and secret values.
     @Flag(help: "Show values read from the environment or tagged !secret instead of <redacted>.")
-    public var showValues = false
+    package var showValues = false
 
     /// Creates the command; ArgumentParser fills in its arguments.
-    public init() {}
+    package init() {}
 
     /// Prints the explanation, or the problems that stop it.
-    public func run() throws {
+    package func run() throws {
         let environment = ProcessInfo.processInfo.environment
         do {
             let manifest = try ManifestLoader(environment: environment).load(path).applying(contexts: contexts)

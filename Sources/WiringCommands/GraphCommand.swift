@@ -5,9 +5,9 @@ import Wiring
 extension GraphFormat: ExpressibleByArgument {}
 
 /// `wiring graph`: the wiring of an environment as Graphviz DOT or Mermaid.
-public struct GraphCommand: ParsableCommand {
+package struct GraphCommand: ParsableCommand {
     /// The command's name and help.
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "graph",
         abstract: "Draw the services, their implements types, names and decorators as DOT or Mermaid.",
         discussion: """
@@ -20,13 +20,13 @@ public struct GraphCommand: ParsableCommand {
             """)
 
     /// What to draw and how.
-    @OptionGroup public var options: GraphOptions
+    @OptionGroup package var options: GraphOptions
 
     /// Creates the command; ArgumentParser fills in its arguments.
-    public init() {}
+    package init() {}
 
     /// Prints the graph, or the problems that stop it.
-    public func run() throws {
+    package func run() throws {
         do {
             let manifest = try ManifestLoader().load(options.path).applying(contexts: options.contexts)
             print(manifest.graph(format: options.format))
@@ -38,19 +38,19 @@ public struct GraphCommand: ParsableCommand {
 }
 
 /// The arguments `graph` takes, shared by `wiring graph` and an app's embedded command.
-public struct GraphOptions: ParsableArguments {
+package struct GraphOptions: ParsableArguments {
     /// The root manifest.
     @Argument(help: "The root manifest.")
-    public var path: String
+    package var path: String
 
     /// Contexts to apply.
     @Option(name: .customLong("context"), help: "Apply this context first (repeat for several, in order).")
-    public var contexts: [String] = []
+    package var contexts: [String] = []
 
     /// The output format.
     @Option(help: "dot or mermaid.")
-    public var format: GraphFormat = .dot
+    package var format: GraphFormat = .dot
 
     /// Creates options; ArgumentParser fills them in.
-    public init() {}
+    package init() {}
 }

@@ -1,11 +1,11 @@
-public import ArgumentParser
+package import ArgumentParser
 import Foundation
 import Wiring
 
 /// `wiring schema`: prints the JSON Schema of the manifest format.
-public struct SchemaCommand: ParsableCommand {
+package struct SchemaCommand: ParsableCommand {
     /// The command's name and help.
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract: "Print the JSON Schema (draft 2020-12) of manifests, for editors and tools.",
         discussion: """
@@ -24,17 +24,17 @@ public struct SchemaCommand: ParsableCommand {
 
     /// Whether to print the overlay files' schema.
     @Flag(help: "Print the schema of overlay files (<name>.<context>.yaml) instead.")
-    public var overlay = false
+    package var overlay = false
 
     /// A factory catalog whose typed factories type each service's `args`.
     @Option(help: ArgumentHelp("Type each service's args by its factory, from the catalog an app exports (its 'catalog' command).", valueName: "file"))
-    public var catalog: String?
+    package var catalog: String?
 
     /// Creates the command.
-    public init() {}
+    package init() {}
 
     /// Prints the schema.
-    public func run() throws {
+    package func run() throws {
         var arguments: [String: ArgumentSchema] = [:]
         if let catalog {
             do {

@@ -1,4 +1,4 @@
-public import ArgumentParser
+package import ArgumentParser
 import Wiring
 
 /// `wiring validate`: checks manifests and their imports, printing every problem in one pass.
@@ -6,9 +6,9 @@ import Wiring
 /// Without an app's registry it checks everything but factory keys; with `--catalog` (the JSON
 /// an app's `catalog` command writes) it checks those too. Exits 0 when no diagnostic is an
 /// error (warnings allowed), 1 otherwise; usage errors keep ArgumentParser's exit code.
-public struct ValidateCommand: AsyncParsableCommand {
+package struct ValidateCommand: AsyncParsableCommand {
     /// The command's name and help.
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check manifests and everything they import, reporting every problem at once.",
         discussion: """
@@ -32,14 +32,14 @@ public struct ValidateCommand: AsyncParsableCommand {
             """)
 
     /// What to check and how to print it.
-    @OptionGroup public var options: ValidateOptions
+    @OptionGroup package var options: ValidateOptions
 
     /// Creates the command; ArgumentParser fills in its arguments.
-    public init() {}
+    package init() {}
 
     /// Validates each manifest and prints its diagnostics, then a summary.
     /// - Throws: `ExitCode(1)` when any diagnostic is an error.
-    public func run() async throws {
+    package func run() async throws {
         try await options.run()
     }
 }

@@ -1,9 +1,9 @@
-public import ArgumentParser
+package import ArgumentParser
 import Foundation
-public import Wiring
+package import Wiring
 
 /// How `validate` prints what it found.
-public enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+package enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// `path:line:col: error: message`, the source line, a caret; then a summary line.
     case text
     /// One JSON document: every manifest with its diagnostics, and the totals.
@@ -11,43 +11,43 @@ public enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable 
 }
 
 /// The arguments `validate` takes, shared by `wiring validate` and an app's embedded command.
-public struct ValidateOptions: ParsableArguments {
+package struct ValidateOptions: ParsableArguments {
     /// The manifests to check.
     @Argument(help: "The root manifests to check; their imports and overlay files are followed.")
-    public var paths: [String]
+    package var paths: [String]
 
     /// Contexts to apply before checking.
     @Option(name: .customLong("context"), help: "Check with this context applied (repeat for several, applied in order).")
-    public var contexts: [String] = []
+    package var contexts: [String] = []
 
     /// Whether to check the manifest alone and then each context alone.
     @Flag(help: "Check the manifest as written and each context alone, naming the context of each problem.")
-    public var allContexts = false
+    package var allContexts = false
 
     /// Whether warnings count as errors.
     @Flag(help: "Treat warnings (a captive dependency, an unknown tag, an unset environment variable) as errors.")
-    public var strict = false
+    package var strict = false
 
     /// A factory catalog to check factory keys and typed arguments against.
     @Option(help: ArgumentHelp("Check factory keys and typed factories' arguments against the catalog an app exports (its 'catalog' command).", valueName: "file"))
-    public var catalog: String?
+    package var catalog: String?
 
     /// A configuration file whose keys `${key}` references read.
     @Option(help: ArgumentHelp(
         "Check ${key} references against this JSON or YAML file (nested keys are dotted: http.port), as the app's configuration reader will read them.",
         valueName: "file"))
-    public var config: String?
+    package var config: String?
 
     /// Whether the paths may include imports and overlay files, to be checked through their roots.
     @Flag(help: ArgumentHelp("Check only the roots among the paths: skip a file another one imports or overlays.", visibility: .hidden))
-    public var rootsOnly = false
+    package var rootsOnly = false
 
     /// The output format.
     @Option(help: "text or json.")
-    public var format: OutputFormat = .text
+    package var format: OutputFormat = .text
 
     /// Creates options; ArgumentParser fills them in.
-    public init() {}
+    package init() {}
 
     /// Validates every path and prints the result.
     /// - Parameters:
@@ -56,7 +56,7 @@ public struct ValidateOptions: ParsableArguments {
     ///     container checks them, without running a factory.
     ///   - extra: More checks for a manifest that validated (an app's `--instantiate`).
     /// - Throws: `ExitCode(1)` when any diagnostic is an error.
-    public func run(factoryKeys: Set<String>? = nil, registry: FactoryRegistry? = nil,
+    package func run(factoryKeys: Set<String>? = nil, registry: FactoryRegistry? = nil,
                     extra: ((Manifest) async -> [Diagnostic])? = nil) async throws {
         try await run(factoryKeys: factoryKeys, registry: registry, extraReading: extra.map { extra in { manifest, _ in await extra(manifest) } })
     }
@@ -143,7 +143,7 @@ public struct ValidateOptions: ParsableArguments {
                 let path: String
                 let services: Int?
                 let contexts: [String]?
-                let diagnostics: [Diagnostic]
+                let diagnostics: [DiagnosticJSON]
             }
             let manifests: [Manifest]
             let errors: Int
@@ -153,7 +153,7 @@ public struct ValidateOptions: ParsableArguments {
         let output = Output(
             manifests: reports.map {
                 Output.Manifest(path: $0.path, services: $0.manifest?.services.count,
-                                contexts: $0.contextNames, diagnostics: $0.diagnostics)
+                                contexts: $0.contextNames, diagnostics: $0.diagnostics.map(DiagnosticJSON.init))
             },
             errors: all.filter { $0.severity == .error }.count,
             warnings: all.filter { $0.severity == .warning }.count)

@@ -1,9 +1,9 @@
-public import ArgumentParser
+package import ArgumentParser
 
 /// The `wiring` command: the subcommands that check and describe manifests.
-public struct WiringCommand: AsyncParsableCommand {
+package struct WiringCommand: AsyncParsableCommand {
     /// The command's name, help, version and subcommands.
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "wiring",
         abstract: "Check and describe Wiring manifests: the YAML that declares a Swift app's object graph.",
         discussion: """
@@ -14,5 +14,5 @@ public struct WiringCommand: AsyncParsableCommand {
         subcommands: [ValidateCommand.self, ExplainCommand.self, GraphCommand.self, SchemaCommand.self, BuildCheckCommand.self])
 
     /// Creates the command; ArgumentParser fills in its options.
-    public init() {}
+    package init() {}
 }

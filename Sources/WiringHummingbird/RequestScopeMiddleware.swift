@@ -54,11 +54,6 @@ public struct RequestScopeMiddleware<Context: WiringRequestContext>: RouterMiddl
         self.seed = seed
     }
 
-    /// The middleware of ``init(container:seed:)``, which takes a reloading container too.
-    @available(*, deprecated, renamed: "init(container:seed:)", message: "pass the reloading container as `container:`")
-    public init(reloading: ReloadingContainer, seed: (@Sendable (ContainerScope, Request, Context) throws -> Void)? = nil) {
-        self.init(container: reloading, seed: seed)
-    }
 
     /// Runs `next` with the request's scope in its context, and ends the scope as the type's
     /// documentation says.

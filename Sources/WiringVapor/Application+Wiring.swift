@@ -60,11 +60,6 @@ extension Application {
             application.middleware.use(RequestScopeMiddleware(container: container, seed: seed))
         }
 
-        /// ``use(_:seed:)``, which takes a reloading container too.
-        @available(*, deprecated, renamed: "use(_:seed:)", message: "pass the reloading container to use(_:seed:)")
-        public func use(reloading: ReloadingContainer, seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
-            use(reloading, seed: seed)
-        }
     }
 }
 #endif

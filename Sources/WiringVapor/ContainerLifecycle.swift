@@ -25,11 +25,6 @@ public struct ContainerLifecycle: LifecycleHandler {
         source = container
     }
 
-    /// The handler of ``init(container:)``, which takes a reloading container too.
-    @available(*, deprecated, renamed: "init(container:)", message: "pass the reloading container as `container:`")
-    public init(reloading: ReloadingContainer) {
-        self.init(container: reloading)
-    }
 
     /// Vapor's synchronous boot (`boot()`, `run()`) cannot start an asynchronous container.
     ///

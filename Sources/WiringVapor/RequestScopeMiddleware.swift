@@ -51,11 +51,6 @@ public struct RequestScopeMiddleware: AsyncMiddleware {
         self.seed = seed
     }
 
-    /// The middleware of ``init(container:seed:)``, which takes a reloading container too.
-    @available(*, deprecated, renamed: "init(container:seed:)", message: "pass the reloading container as `container:`")
-    public init(reloading: ReloadingContainer, seed: (@Sendable (ContainerScope, Request) throws -> Void)? = nil) {
-        self.init(container: reloading, seed: seed)
-    }
 
     /// Runs `next` with the request's scope in the request's storage, and ends the scope as
     /// the type's documentation says.

@@ -11,9 +11,9 @@
 ///
 /// Loading and validation collect every diagnostic of a run in one pass; see
 /// ``ManifestLoader/validate(_:)`` and ``ManifestError``.
-public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Encodable {
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// How serious a diagnostic is.
-    public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable, Encodable {
+    public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
         /// Information only, e.g. a factory that no service uses.
         case info
         /// Something likely wrong that does not stop a container from being built.
@@ -34,7 +34,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Encodable
     }
 
     /// A secondary remark attached to a diagnostic, such as where a duplicate was first declared.
-    public struct Note: Sendable, Hashable, Encodable {
+    public struct Note: Sendable, Hashable {
         /// The text of the note.
         public var message: String
         /// Where the note points, if anywhere.
@@ -44,17 +44,6 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Encodable
         public init(_ message: String, at location: SourceLocation? = nil) {
             self.message = message
             self.location = location
-        }
-
-        private enum CodingKeys: String, CodingKey { case message, file, line, column }
-
-        /// Encodes as `{message, file, line, column}`.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(message, forKey: .message)
-            try container.encodeIfPresent(location?.file, forKey: .file)
-            try container.encodeIfPresent(location?.line, forKey: .line)
-            try container.encodeIfPresent(location?.column, forKey: .column)
         }
     }
 
@@ -88,23 +77,6 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Encodable
         self.location = location
         self.notes = notes
         self.sourceLine = sourceLine
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case severity, message, file, line, column, context, notes
-    }
-
-    /// Encodes as `{severity, message, file, line, column, context, notes}`, the form
-    /// `wiring validate --format json` prints.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(severity, forKey: .severity)
-        try container.encode(message, forKey: .message)
-        try container.encodeIfPresent(location?.file, forKey: .file)
-        try container.encodeIfPresent(location?.line, forKey: .line)
-        try container.encodeIfPresent(location?.column, forKey: .column)
-        try container.encodeIfPresent(context, forKey: .context)
-        try container.encode(notes, forKey: .notes)
     }
 
     /// Creates an error diagnostic.

@@ -64,7 +64,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     public static let singleton = Scope("singleton")
 
     /// The built-in scopes, in the order the documentation lists them.
-    public static let builtIn: [Scope] = [.unique, .graph, .scoped, .cached, .shared, .singleton]
+    package static let builtIn: [Scope] = [.unique, .graph, .scoped, .cached, .shared, .singleton]
 
     /// The scope services get when neither they nor the manifest name one.
     public static let defaultScope = Scope.graph

@@ -13,8 +13,8 @@ public import Foundation
 public struct RefreshEvent: Sendable, Codable, Hashable {
     /// When the refresh began, on the wall clock.
     public let began: Date
-    /// How long applying the change took, in milliseconds (see ``duration``).
-    public let durationMilliseconds: Double
+    /// How long applying the change took, in milliseconds: how ``duration`` is encoded.
+    let durationMilliseconds: Double
     /// The configuration keys the manifest reads whose values changed, sorted.
     public let changedKeys: [String]
     /// The services (`Key` or `Key[name]`) whose kept instances were dropped.
@@ -32,7 +32,7 @@ public struct RefreshEvent: Sendable, Codable, Hashable {
     public var applied: Bool { rejected.isEmpty && failures.isEmpty }
 
     /// Creates the event a refresh reports.
-    public init(began: Date, duration: Duration, changedKeys: [String], dropped: [String], rejected: [ReportedFailure],
+    init(began: Date, duration: Duration, changedKeys: [String], dropped: [String], rejected: [ReportedFailure],
                 failures: [ReportedFailure]) {
         (self.began, durationMilliseconds, self.changedKeys) = (began, duration.milliseconds, changedKeys)
         (self.dropped, self.rejected, self.failures) = (dropped, rejected, failures)
@@ -46,8 +46,8 @@ public struct RefreshEvent: Sendable, Codable, Hashable {
 public struct ReloadEvent: Sendable, Codable, Hashable {
     /// When the reload began, on the wall clock.
     public let began: Date
-    /// How long the reload took, in milliseconds (see ``duration``).
-    public let durationMilliseconds: Double
+    /// How long the reload took, in milliseconds: how ``duration`` is encoded.
+    let durationMilliseconds: Double
     /// Whether the new container is in force.
     public let applied: Bool
     /// Why it was rejected: the manifest's errors, or the new container's failed start. Empty
@@ -58,7 +58,7 @@ public struct ReloadEvent: Sendable, Codable, Hashable {
     public var duration: Duration { .milliseconds(durationMilliseconds) }
 
     /// Creates the event a reload reports.
-    public init(began: Date, duration: Duration, applied: Bool, failures: [ReportedFailure]) {
+    init(began: Date, duration: Duration, applied: Bool, failures: [ReportedFailure]) {
         (self.began, durationMilliseconds, self.applied, self.failures) = (began, duration.milliseconds, applied, failures)
     }
 }

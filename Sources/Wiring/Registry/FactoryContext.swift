@@ -181,9 +181,6 @@ public struct FactoryContext: @unchecked Sendable {
         args[key] == nil ? fallback : try arg(key, as: T.self)
     }
 
-    /// The number of runtime arguments passed to the resolve.
-    public var argumentCount: Int { arguments.count }
-
     /// The runtime argument at `index`, checked to be a `T`.
     /// - Throws: ``ResolutionError`` naming the expected and the given type, or the count.
     public func argument<T>(_ index: Int = 0, as type: T.Type = T.self) throws(ResolutionError) -> T {

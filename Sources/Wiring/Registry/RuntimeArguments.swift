@@ -9,20 +9,23 @@
 /// ```
 ///
 /// A missing argument or one of the wrong type is an error that names what was expected
-/// and what was given, never a crash.
-public struct Arguments: Sendable {
+/// and what was given, never a crash. Apps pass the values (`arguments: noteID, true`) and read
+/// them through `FactoryContext`; the type itself is the container's, usable from the inlinable
+/// resolves that pack them.
+@usableFromInline
+struct Arguments: Sendable {
     /// The values, in the order they were passed.
-    public let values: [any Sendable]
+    @usableFromInline let values: [any Sendable]
 
     /// Creates arguments from values.
     @inlinable
-    public init(_ values: [any Sendable]) { self.values = values }
+    init(_ values: [any Sendable]) { self.values = values }
 
     /// No arguments. Made on each read (an empty array allocates nothing), not stored: a
-    /// stored one was a lazy global, checked on every resolve that passes none.
+    /// stored one would be a lazy global, checked on every resolve that passes none.
     @inlinable
-    public static var none: Arguments { Arguments([]) }
+    static var none: Arguments { Arguments([]) }
 
     /// The number of arguments.
-    public var count: Int { values.count }
+    var count: Int { values.count }
 }

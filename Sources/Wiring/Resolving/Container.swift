@@ -41,10 +41,10 @@ public final class Container: Sendable {
         /// How long each shutdown hook may run, unless its service sets `shutdownTimeout:`.
         public var shutdownTimeout: Duration
         /// Whether the container records which services each factory resolves in code, for
-        /// ``Container/resolvedEdges`` (an app's `graph --instantiate`), property wrappers of the
-        /// instances synchronous factories build included. Off by default; when on, warm
-        /// singleton resolves take the slower path so that each one is recorded.
-        public var recordsResolvedEdges: Bool
+        /// `Container.resolvedEdges` (an app's `graph --instantiate`), property wrappers of the
+        /// instances synchronous factories build included. Off unless the tool sets it; when on,
+        /// warm singleton resolves take the slower path so that each one is recorded.
+        package var recordsResolvedEdges = false
         /// What is told about the container's builds, start, shutdown, refreshes and reloads
         /// (see ``ContainerObserver``): `[ContainerTracing(), ContainerMetrics()]` from
         /// `WiringObservability`, or observers of the app's own. Children of the container tell
@@ -54,7 +54,7 @@ public final class Container: Sendable {
         /// Creates options.
         public init(environment: [String: String]? = nil,
                     now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
-                    logger: Logger? = nil, shutdownTimeout: Duration = .seconds(30), recordsResolvedEdges: Bool = false,
+                    logger: Logger? = nil, shutdownTimeout: Duration = .seconds(30),
                     configuration: (any ConfigurationSource)? = nil, observers: [any ContainerObserver] = []) {
             self.observers = observers
             self.environment = environment
@@ -62,7 +62,6 @@ public final class Container: Sendable {
             self.now = now
             self.logger = logger
             self.shutdownTimeout = shutdownTimeout
-            self.recordsResolvedEdges = recordsResolvedEdges
         }
     }
 

@@ -1,13 +1,13 @@
 /// A dependency a factory resolved in code (`r.resolve(Logger.self)`), as a container records
-/// it with ``Container/Options/recordsResolvedEdges``: `graph --instantiate` draws it dashed.
-public struct ResolvedEdge: Sendable, Hashable {
+/// it with `Container.Options.recordsResolvedEdges`: `graph --instantiate` draws it dashed.
+package struct ResolvedEdge: Sendable, Hashable {
     /// The service whose factory resolved.
-    public let from: String
+    package let from: String
     /// The service it resolved.
-    public let to: String
+    package let to: String
 
     /// Creates an edge.
-    public init(from: String, to: String) {
+    package init(from: String, to: String) {
         self.from = from
         self.to = to
     }
@@ -15,8 +15,8 @@ public struct ResolvedEdge: Sendable, Hashable {
 
 extension Container {
     /// The dependencies factories resolved in code so far, sorted; empty unless
-    /// ``Options/recordsResolvedEdges`` is set. Run ``instantiateAll()-4ukp5`` first to record them all.
-    public var resolvedEdges: [ResolvedEdge] {
+    /// `Options.recordsResolvedEdges` is set. Run `instantiateAll()` first to record them all.
+    package var resolvedEdges: [ResolvedEdge] {
         (edgeRecorder?.withLock { $0 } ?? []).sorted { ($0.from, $0.to) < ($1.from, $1.to) }
     }
 

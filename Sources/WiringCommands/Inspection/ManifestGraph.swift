@@ -15,11 +15,14 @@ extension Manifest {
     ///
     /// Apply contexts first (``applying(contexts:)``) to draw an environment's wiring.
     ///
-    /// - Parameters:
-    ///   - format: Graphviz DOT or Mermaid.
-    ///   - resolvedEdges: Dependencies factories resolved in code, as a container records them
-    ///     (``Container/resolvedEdges``): drawn dashed, labelled "resolves".
-    public func graph(format: GraphFormat, resolvedEdges: [ResolvedEdge] = []) -> String {
+    /// - Parameter format: Graphviz DOT or Mermaid.
+    public func graph(format: GraphFormat) -> String {
+        graph(format: format, resolvedEdges: [])
+    }
+
+    /// ``graph(format:)`` with the dependencies factories resolved in code, as a container
+    /// records them (`Container.resolvedEdges`): drawn dashed, labelled "resolves".
+    package func graph(format: GraphFormat, resolvedEdges: [ResolvedEdge]) -> String {
         struct Node { let id: String; let label: [String]; let kind: Kind }
         enum Kind { case service, type, variant, tag }
         struct Edge { let from: String; let to: String; let label: String; let dashed: Bool }

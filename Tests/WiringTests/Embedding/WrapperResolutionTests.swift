@@ -163,8 +163,10 @@ struct WrapperResolutionTests {
         let registry = FactoryRegistry()
         registry.factory("work") { _ in Batch() }
         registry.factory("ledger") { _ in Ledger() }
+        var options = Container.Options()
+        options.recordsResolvedEdges = true
         let container = try Container(manifest: try TestSupport.temporaryFile(Self.manifest), registry: registry, contexts: .none,
-                                      options: .init(recordsResolvedEdges: true))
+                                      options: options)
         _ = try container.resolve(Ledger.self)
         #expect(container.resolvedEdges.map { "\($0.from) -> \($0.to)" } == ["Ledger -> Batch"])
     }

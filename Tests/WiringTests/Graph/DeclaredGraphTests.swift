@@ -183,8 +183,9 @@ struct DeclaredGraphTests {
               Report: { factory: report, scope: singleton }
             """, name: "services.yaml")
         let manifest = try #require(ManifestLoader(environment: [:]).validate(path).manifest)
-        let container = try Container(manifest: manifest, registry: registry, contexts: .none,
-                                      options: .init(environment: [:], recordsResolvedEdges: true))
+        var options = Container.Options(environment: [:])
+        options.recordsResolvedEdges = true
+        let container = try Container(manifest: manifest, registry: registry, contexts: .none, options: options)
         #expect(await container.instantiateAll().isEmpty)
         #expect(container.resolvedEdges == [ResolvedEdge(from: "App", to: "NoteStore"), ResolvedEdge(from: "NoteStore", to: "Report")])
         let dot = manifest.graph(format: .dot, resolvedEdges: container.resolvedEdges)
@@ -207,8 +208,9 @@ struct DeclaredGraphTests {
               String: { factory: clock, scope: singleton }
             """, name: "services.yaml")
         let manifest = try #require(ManifestLoader(environment: [:]).validate(path).manifest)
-        let container = try Container(manifest: manifest, registry: registry, contexts: .none,
-                                      options: .init(environment: [:], recordsResolvedEdges: true))
+        var options = Container.Options(environment: [:])
+        options.recordsResolvedEdges = true
+        let container = try Container(manifest: manifest, registry: registry, contexts: .none, options: options)
         _ = try container.resolve(String.self)           // built first: the edge must not need a build
         #expect(try container.resolve(EdgeReport.self).clock == "12:00")
         #expect(container.resolvedEdges == [ResolvedEdge(from: "EdgeReport", to: "String")])

@@ -79,7 +79,7 @@ struct TypedArgumentCorpusTests {
         #expect(!(error?.description.contains("eighty") ?? true) && !(error?.description.contains("hunter2") ?? true))
 
         let validated = ManifestLoader(environment: Self.environment)
-            .validate(path, options: ValidationOptions(argumentSchemas: FactoryCatalog(registry: Self.registry()).arguments))
+            .validate(path, options: ValidationOptions(eachContext: true, argumentSchemas: FactoryCatalog(registry: Self.registry()).arguments))
         #expect(Self.headlines(validated.diagnostics) == (Self.decodedOnly.contains(file) ? [] : expected))
     }
 }

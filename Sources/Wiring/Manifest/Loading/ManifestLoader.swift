@@ -171,8 +171,9 @@ public struct ManifestLoader: Sendable {
 public struct ValidationOptions: Sendable {
     /// Contexts to apply, in order; the manifest with them applied is checked.
     public var contexts: [String]
-    /// Whether to also apply each defined context alone and report what only appears with it.
-    public var eachContext: Bool
+    /// Whether to also apply each defined context alone and report what only appears with it
+    /// (on, unless a tool asks for named contexts only).
+    package var eachContext = true
     /// The factory keys an app registers (from its registry or its catalog file); every
     /// factory key the manifest names is checked against them, with a did-you-mean.
     public var factoryKeys: Set<String>?
@@ -195,19 +196,20 @@ public struct ValidationOptions: Sendable {
         }
     }
 
-    /// Creates options; by default every context is checked alone, and factory keys and
-    /// arguments are not.
-    public init(contexts: [String] = [], eachContext: Bool = true, factoryKeys: Set<String>? = nil) {
+    /// Creates options: the manifest with `contexts` applied is checked, and each context it
+    /// defines alone; factory keys when `factoryKeys` is given.
+    public init(contexts: [String] = [], factoryKeys: Set<String>? = nil) {
         self.contexts = contexts
-        self.eachContext = eachContext
         self.factoryKeys = factoryKeys
         argumentSchemas = [:]
     }
 
-    /// Options that check typed arguments against schemas (a catalog's, for the tools).
-    package init(contexts: [String] = [], eachContext: Bool = true, factoryKeys: Set<String>? = nil,
-                 argumentSchemas: [String: ArgumentSchema]) {
-        self.init(contexts: contexts, eachContext: eachContext, factoryKeys: factoryKeys)
+    /// Options for the tools: each context alone or not, typed arguments checked against
+    /// schemas (a catalog's).
+    package init(contexts: [String] = [], eachContext: Bool, factoryKeys: Set<String>? = nil,
+                 argumentSchemas: [String: ArgumentSchema] = [:]) {
+        self.init(contexts: contexts, factoryKeys: factoryKeys)
+        self.eachContext = eachContext
         self.argumentSchemas = argumentSchemas
     }
 }
@@ -218,8 +220,8 @@ public struct ManifestValidation: Sendable {
     public let manifest: Manifest?
     /// Every diagnostic, in a stable order.
     public let diagnostics: [Diagnostic]
-    /// The contexts the manifest defines, found even when it has errors.
-    public let contextNames: [String]
+    /// The contexts the manifest defines, found even when it has errors (for the tools' reports).
+    package let contextNames: [String]
     /// The manifest as read and assembled, also when it has errors: what a tool can still
     /// learn from a broken manifest (its files, the factory keys it names).
     package let assembled: Manifest

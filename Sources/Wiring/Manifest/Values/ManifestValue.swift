@@ -10,14 +10,21 @@
 public struct ManifestValue: Sendable, CustomStringConvertible {
     /// The kinds of value.
     public enum Kind: Sendable {
+        /// `null`, `~`, or nothing after the colon.
         case null
+        /// `true` or `false`.
         case bool(Bool)
+        /// An integer: `8080`, `-1`, `0x1F`.
         case int(Int)
+        /// A floating-point number: `0.5`, `1e3`, `.inf`.
         case double(Double)
+        /// Any other scalar, or a quoted one: `"8080"` is a string.
         case string(String)
         /// A string with environment or parameter references, resolved when a container is built.
         case template(StringTemplate)
+        /// A sequence: `[a, b]` or `- a` lines.
         case list([ManifestValue])
+        /// A mapping: `{ key: value }` or indented `key: value` lines, in the order written.
         case map(ManifestMap)
         /// `!service Key` or `!service { service: Key, name: n }`: another service, resolved
         /// when the factory reads the argument.
