@@ -6,7 +6,7 @@
 package struct ValueResolver: Sendable {
     let manifest: Manifest
     /// Where `${name}` reads.
-    package let external: ExternalValues
+    let external: ExternalValues
     package private(set) var diagnostics: [Diagnostic] = []
     /// Every parameter's value with its references filled in, once they are computed (see
     /// ``resolveParameters()``).
@@ -30,7 +30,7 @@ package struct ValueResolver: Sendable {
     }
 
     /// Whether a reference to `name` with `fallback` can be filled in.
-    package func canFill(_ name: String, fallback: String?) -> Bool {
+    func canFill(_ name: String, fallback: String?) -> Bool {
         if fallback != nil { return true }
         if case .set = lookup(name, hasDefault: false) { return true }
         return false
@@ -38,7 +38,7 @@ package struct ValueResolver: Sendable {
 
     /// The problems recorded so far, which the resolver then forgets: a copy that goes on
     /// checking records only its own.
-    package mutating func removeDiagnostics() -> [Diagnostic] {
+    mutating func removeDiagnostics() -> [Diagnostic] {
         defer { diagnostics = [] }
         return diagnostics
     }
@@ -207,7 +207,7 @@ package struct ValueResolver: Sendable {
     }
 
     /// A parameter's value with its own templates filled in; `nil` for one not defined.
-    package mutating func parameterValue(_ name: String) -> ManifestValue? {
+    mutating func parameterValue(_ name: String) -> ManifestValue? {
         if parameterValues == nil { resolveParameters() }
         return parameterValues![name]
     }

@@ -4,7 +4,7 @@ extension Manifest {
     /// parameter that is itself a whole `${key}`; `schemas` by factory key. A key read as two
     /// types, or read elsewhere only (inside a longer string, by `r.arg`), has none: the source
     /// reads it as it reads any value.
-    package func configurationTypes(schemas: [String: ArgumentSchema]) -> [String: ConfigurationType] {
+    func configurationTypes(schemas: [String: ArgumentSchema]) -> [String: ConfigurationType] {
         guard !schemas.isEmpty else { return [:] }
         var types: [String: ConfigurationType] = [:]
         var mixed: Set<String> = []

@@ -21,7 +21,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         /// Something that stops a container from being built.
         case error
 
-        package var rank: Int {
+        var rank: Int {
             switch self {
             case .info: 0
             case .warning: 1
@@ -59,7 +59,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var sourceLine: String?
     /// Where the caret goes under ``sourceLine`` (1-based, in characters), when that is not
     /// ``location``'s column: a secret redacted before it changes the line's length.
-    package var sourceColumn: Int?
+    var sourceColumn: Int?
     /// The context (or contexts, comma-separated) the problem belongs to, when it only appears
     /// with them applied.
     public var context: String?
@@ -85,7 +85,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The error for a service whose factory key is not among `registered`.
-    package static func unregisteredFactory(
+    static func unregisteredFactory(
         _ key: String, of service: String, registered: some Sequence<String>, at location: SourceLocation?
     ) -> Diagnostic {
         .error("service '\(service)' uses factory '\(key)', which is not registered\(Suggestion.hint(for: key, in: registered))",

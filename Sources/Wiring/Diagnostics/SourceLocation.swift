@@ -13,7 +13,7 @@
 /// values of a large manifest costs nothing.
 public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The interned file.
-    package let fileID: UInt32
+    let fileID: UInt32
     private let storedLine: UInt32
     private let storedColumn: UInt32
 
@@ -55,7 +55,7 @@ package enum SourceFileTable {
     private static let state = Locked(State())
 
     /// The identifier of `path`, assigning one on first use.
-    package static func intern(_ path: String) -> UInt32 {
+    static func intern(_ path: String) -> UInt32 {
         state.withLock { state in
             if let id = state.ids[path] { return id }
             let id = UInt32(state.paths.count)

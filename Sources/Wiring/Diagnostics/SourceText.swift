@@ -2,7 +2,7 @@
 /// a diagnostic in the file has a line to show.
 package struct SourceBytes: Sendable {
     package var bytes: [UInt8]
-    package var secrets: [SourceSpan]
+    var secrets: [SourceSpan]
 }
 
 /// A file's text as diagnostics show it under their headline: decoded from whichever encoding

@@ -4,7 +4,7 @@ package enum Suggestion {
     ///
     /// Close enough means at most a third of the longer name's length in edits (at least one), or
     /// the same name in another letter case.
-    package static func nearest(to name: String, in candidates: some Sequence<String>) -> String? {
+    static func nearest(to name: String, in candidates: some Sequence<String>) -> String? {
         let lowered = name.lowercased()
         var best: (candidate: String, distance: Int)?
         for candidate in candidates where candidate != name {
@@ -26,7 +26,7 @@ package enum Suggestion {
     }
 
     /// Levenshtein distance over characters, with adjacent transpositions counted as one edit.
-    package static func editDistance(_ a: String, _ b: String) -> Int {
+    static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }

@@ -55,10 +55,10 @@ package struct ServiceOverride: Sendable {
     /// Arguments merged over the service's key by key, or replacing them (``replacesArgs``).
     package let args: ManifestMap?
     /// Whether `args` was tagged `!replace`: it replaces the service's mapping whole.
-    package let replacesArgs: Bool
+    let replacesArgs: Bool
     /// Whether `names` was tagged `!replace`: it replaces every variant, instead of replacing
     /// variants of the same name and adding the others.
-    package let replacesNames: Bool
+    let replacesNames: Bool
     /// A decorated service replacing the service's.
     package let decorates: Located<String>?
     /// `false` switches the service off in this context.

@@ -4,7 +4,7 @@ package struct DeclaredReference: Sendable {
     /// The service whose argument makes the reference.
     package let owner: String
     /// The owner's position in the manifest's services.
-    package let ownerIndex: Int
+    let ownerIndex: Int
     /// The owner's named variant, when the reference is in a variant's args.
     package let ownerName: String?
     /// The argument, as a path: `store`, `stores[1]`, `db.replica`.
@@ -45,7 +45,7 @@ extension Manifest {
     /// owner's position, its named variant, what the reference refers to, and where it sits in
     /// the args. Validation walks them this way, spelling nothing for the references that are
     /// fine.
-    package func forEachDeclaredReference(
+    func forEachDeclaredReference(
         _ body: (_ owner: Int, _ name: String?, _ target: DeclaredReference.Target, _ argument: ArgumentPath) -> Void
     ) {
         for (index, service) in services.enumerated() {

@@ -22,7 +22,7 @@ public struct Manifest: Sendable {
     /// The default scope, when the manifest sets one.
     package let defaultScope: Located<Scope>?
     /// Custom scopes declared under `scopes: custom:`.
-    package let customScopes: [CustomScope]
+    let customScopes: [CustomScope]
     /// The keys of the services declared, in source order (named variants not listed apart).
     public var serviceKeys: [String] { services.map(\.key) }
     /// Warnings found while loading (an unset environment variable, for example).
@@ -34,9 +34,9 @@ public struct Manifest: Sendable {
     package internal(set) var switchedOff: [String: Located<String>] = [:]
 
     /// Every `$(name)` reference to a parameter, found while decoding.
-    package let parameterReferences: ParameterReferences
+    let parameterReferences: ParameterReferences
     /// What the services hold that checking and binding them are sized by.
-    package let census: ServiceCensus
+    let census: ServiceCensus
 
     private let serviceIndex: [NameKey: Int]
     let parameterIndex: [NameKey: Int]
@@ -88,7 +88,7 @@ public struct Manifest: Sendable {
     }
 
     /// The position of the parameter `name` among ``parameters``.
-    package func parameterPosition(_ name: String) -> Int? {
+    func parameterPosition(_ name: String) -> Int? {
         parameterIndex[name]
     }
 

@@ -5,10 +5,10 @@ package struct ServiceCensus: Sendable, Equatable {
     /// The services noted.
     package private(set) var count = 0
     /// Their `implements` entries.
-    package private(set) var implementsEntries = 0
+    private(set) var implementsEntries = 0
     /// The (type, name) pairs those entries claim: a named entry claims its own pair, an
     /// unnamed entry a pair for each named variant of its service.
-    package private(set) var namedClaims = 0
+    private(set) var namedClaims = 0
     /// The positions of the services that decorate another, in order.
     package private(set) var decorators: [Int] = []
 

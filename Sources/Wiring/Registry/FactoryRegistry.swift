@@ -27,19 +27,19 @@ public final class FactoryRegistry: Sendable {
         /// Builds synchronously; for an async factory, throws the error that says to await it.
         package let make: @Sendable (FactoryContext) throws -> Any
         /// The async factory, when the registration is one.
-        package let makeAsync: (@Sendable (FactoryContext) async throws -> Any)?
+        let makeAsync: (@Sendable (FactoryContext) async throws -> Any)?
         /// What `FactoryRegistration.onShutdown` registered for the factory's instances.
         package var shutdown: ShutdownHook?
         /// What `resolvingProperties` added: run on each instance right after the factory.
         package var properties: [@Sendable (FactoryContext, Any) throws -> Void] = []
         package let location: SourceLocation
         /// Whether the factory's type is a class: its instances are references.
-        package var buildsObject = false
+        var buildsObject = false
         /// What a factory registered with `args:` reads; `nil` for one that reads `r.arg`.
         package var arguments: TypedArguments?
 
         /// Whether calling the factory may suspend.
-        package var isAsync: Bool { makeAsync != nil }
+        var isAsync: Bool { makeAsync != nil }
 
         /// What builds a `seeded: true` service that names no factory: nothing, so resolving
         /// it in a scope that was not seeded throws.
@@ -200,7 +200,7 @@ public final class FactoryRegistry: Sendable {
     }
 
     /// Registrations of a key that was already registered, without `overriding: true`.
-    package var duplicateDiagnostics: [Diagnostic] {
+    var duplicateDiagnostics: [Diagnostic] {
         state.withLock { state in
             state.duplicates.map {
                 .error("factory '\($0.key)' is registered twice; pass overriding: true to replace it on purpose",

@@ -132,7 +132,7 @@ extension Dictionary where Key == NameKey {
     }
 
     @discardableResult
-    package mutating func updateValue(_ value: Value, forKey name: String) -> Value? {
+    mutating func updateValue(_ value: Value, forKey name: String) -> Value? {
         updateValue(value, forKey: NameKey(name))
     }
 }

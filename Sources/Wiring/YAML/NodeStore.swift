@@ -187,7 +187,7 @@ package final class NodeStore: @unchecked Sendable {
     }
 
     /// The file whose values these are.
-    package let fileID: UInt32
+    let fileID: UInt32
     /// Only the store's one owner writes it, and nothing reads it meanwhile (see above): the
     /// exclusivity of each access need not be checked at run time.
     @exclusivity(unchecked) private var storage = Storage()
@@ -218,12 +218,12 @@ package final class NodeStore: @unchecked Sendable {
     package var endIndex: Index { Index(storage.slots.count) }
 
     /// Drops the node at `index` and everything stored after it.
-    package func truncate(to index: Index) {
+    func truncate(to index: Index) {
         storage.truncate(to: index)
     }
 
     /// Gives back the spare capacity the arrays grew with, once nothing more is stored.
-    package func seal() {
+    func seal() {
         storage.slots.trim()
         storage.bytes.trim()
     }
@@ -232,7 +232,7 @@ package final class NodeStore: @unchecked Sendable {
 
     /// Stores a scalar's bytes, as libyaml gives them.
     @inline(__always)
-    package func appendScalar(_ utf8: UnsafeBufferPointer<UInt8>, style: YAMLScalarStyle, tag: YAMLTag, line: Int32, column: Int32) -> Index {
+    func appendScalar(_ utf8: UnsafeBufferPointer<UInt8>, style: YAMLScalarStyle, tag: YAMLTag, line: Int32, column: Int32) -> Index {
         let index = endIndex
         storage.appendScalar(
             utf8, text: nil, style: style, tag: tag, line: UInt32(truncatingIfNeeded: line), column: UInt32(truncatingIfNeeded: column))
@@ -257,14 +257,14 @@ package final class NodeStore: @unchecked Sendable {
 
     /// Moves the node at `index` (not its subtree) to `line` and `column`: an alias's copy of
     /// its anchor stands where the alias is.
-    package func move(_ index: Index, toLine line: Int32, column: Int32) {
+    func move(_ index: Index, toLine line: Int32, column: Int32) {
         storage.slots[Int(index)].line = UInt32(truncatingIfNeeded: line)
         storage.slots[Int(index)].column = UInt32(truncatingIfNeeded: column)
     }
 
     /// The line of a key of the mapping opened at `mapping`, stored before the scalar key at
     /// `key`, that reads as `key` does, if there is one.
-    package func lineOfEarlierKey(matching key: Index, inOpenMapping mapping: Index) -> Int32? {
+    func lineOfEarlierKey(matching key: Index, inOpenMapping mapping: Index) -> Int32? {
         let wanted = storage.slots[Int(key)]
         var earlier = Int(mapping) + 1
         while earlier < Int(key) {
@@ -329,11 +329,11 @@ package final class NodeStore: @unchecked Sendable {
     package func style(_ index: Index) -> YAMLScalarStyle { storage.slots[Int(index)].style }
 
     /// Whether the node at `index` is a mapping.
-    package func isMapping(_ index: Index) -> Bool { storage.slots[Int(index)].shape == .mapping }
+    func isMapping(_ index: Index) -> Bool { storage.slots[Int(index)].shape == .mapping }
 
     /// The typed value of the scalar at `index`, by the YAML core schema and its tag; `nil`
     /// for a list or a mapping, or a tag the text is not.
-    package func resolvedScalar(_ index: Index) -> YAMLScalarValue? {
+    func resolvedScalar(_ index: Index) -> YAMLScalarValue? {
         let slot = storage.slots[Int(index)]
         guard slot.isScalar else { return nil }
         return YAMLNode.resolve(text(index), style: slot.style, tag: slot.tag)
@@ -357,7 +357,7 @@ package final class NodeStore: @unchecked Sendable {
 
     /// What `body` makes of the UTF-8 text of the scalar at `index`, read in place when it is
     /// short.
-    package func withText<Result>(_ index: Index, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    func withText<Result>(_ index: Index, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         let slot = storage.slots[Int(index)]
         if slot.shape == .scalar { return try storage.withBytes(of: slot, body) }
         var text = storage.text(of: slot)
@@ -365,7 +365,7 @@ package final class NodeStore: @unchecked Sendable {
     }
 
     /// Whether the node at `index` is a scalar.
-    package func isScalar(_ index: Index) -> Bool {
+    func isScalar(_ index: Index) -> Bool {
         storage.slots[Int(index)].isScalar
     }
 
@@ -376,7 +376,7 @@ package final class NodeStore: @unchecked Sendable {
 
     /// What `body` makes of the bytes of the scalar at `index`, if it is a scalar kept as
     /// bytes (one of at most `inlineLimit` bytes); `nil` otherwise.
-    package func withBytes<Result>(ofScalar index: Index, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+    func withBytes<Result>(ofScalar index: Index, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         let slot = storage.slots[Int(index)]
         guard slot.shape == .scalar else { return nil }
         return storage.withBytes(of: slot, body)
@@ -429,12 +429,12 @@ package final class NodeStore: @unchecked Sendable {
 
     /// The pairs whose key is a scalar of the mapping opened at `index` and still open: those
     /// stored before `end`.
-    package func pairs(ofOpenMapping index: Index, before end: Index) -> Pairs {
+    func pairs(ofOpenMapping index: Index, before end: Index) -> Pairs {
         Pairs(children: Children(store: self, start: index + 1, end: end))
     }
 
     /// The pairs of the mapping at `index` whose key is a scalar (a name), in order.
-    package func pairs(of index: Index) -> Pairs {
+    func pairs(of index: Index) -> Pairs {
         Pairs(children: children(of: index))
     }
 

@@ -14,9 +14,9 @@ package struct StoredNode: Sendable {
     /// Where the node was written.
     package var location: SourceLocation { store.location(index) }
 
-    package var isScalar: Bool { store.isScalar(index) }
-    package var isMapping: Bool { store.isMapping(index) }
-    package var isSequence: Bool { !isScalar && !isMapping }
+    var isScalar: Bool { store.isScalar(index) }
+    var isMapping: Bool { store.isMapping(index) }
+    var isSequence: Bool { !isScalar && !isMapping }
 
     /// The scalar text, if this is a scalar.
     package var scalar: String? { isScalar ? store.text(index) : nil }
@@ -25,28 +25,28 @@ package struct StoredNode: Sendable {
     package func scalar(is text: String) -> Bool { store.scalar(index, is: text) }
 
     /// Whether this is a scalar that reads as a string.
-    package var isStringScalar: Bool { stringValue != nil }
+    var isStringScalar: Bool { stringValue != nil }
 
     /// The scalar's text, if it reads as a string (see ``NodeStore/stringValue(_:)``).
     package var stringValue: String? { store.stringValue(index) }
 
     /// The scalar's typed value (see ``YAMLNode/resolvedScalar``); `nil` for a list or mapping.
-    package var resolvedScalar: YAMLScalarValue? { store.resolvedScalar(index) }
+    var resolvedScalar: YAMLScalarValue? { store.resolvedScalar(index) }
 
     /// A short name for the kind of node, for messages: "a string", "a list", "a mapping".
-    package var kindDescription: String {
+    var kindDescription: String {
         if isMapping { return "a mapping" }
         if isSequence { return "a list" }
         return YAMLScalarValue.kindDescription(of: resolvedScalar)
     }
 
     /// The elements of a list, in order; none for a scalar or a mapping.
-    package var elements: Elements {
+    var elements: Elements {
         Elements(children: isSequence ? store.children(of: index) : store.noChildren)
     }
 
     /// The keys and values of a mapping, all of them, in order; none for a scalar or a list.
-    package var pairs: Pairs {
+    var pairs: Pairs {
         Pairs(children: isMapping ? store.children(of: index) : store.noChildren)
     }
 

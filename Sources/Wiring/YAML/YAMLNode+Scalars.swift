@@ -8,7 +8,7 @@ package enum YAMLScalarValue: Sendable, Equatable {
 
     /// A short name for a scalar of this value, for messages; `nil` (a tag the text is not)
     /// reads as a string.
-    package static func kindDescription(of value: YAMLScalarValue?) -> String {
+    static func kindDescription(of value: YAMLScalarValue?) -> String {
         switch value {
         case .null: "null"
         case .bool: "a boolean"
@@ -23,7 +23,7 @@ extension YAMLNode {
     /// The scalar's typed value: quoted scalars are strings, plain ones follow the core schema,
     /// explicit tags (`!!str`, `!!int`, …) win. `nil` when the node is not a scalar or a tag
     /// asks for a type the text is not.
-    package var resolvedScalar: YAMLScalarValue? {
+    var resolvedScalar: YAMLScalarValue? {
         guard case .scalar(let text, let style) = content else { return nil }
         return Self.resolve(text, style: style, tag: tag)
     }
@@ -46,7 +46,7 @@ extension YAMLNode {
     }
 
     /// Resolves plain scalar text by the core schema.
-    package static func resolvePlain(_ text: String) -> YAMLScalarValue {
+    static func resolvePlain(_ text: String) -> YAMLScalarValue {
         guard let first = text.utf8.first else { return .null }
         // Fast path: most manifest scalars are names, which neither start like a number nor
         // have the length of the null or boolean that starts with their first letter.
@@ -71,7 +71,7 @@ extension YAMLNode {
     /// floats (which start with a digit, a sign or a dot) do: `name-7` is a string by its
     /// length alone.
     @inline(__always)
-    package static func mayReadAsOtherThanString(startingWith first: UInt8, count: Int) -> Bool {
+    static func mayReadAsOtherThanString(startingWith first: UInt8, count: Int) -> Bool {
         switch first {
         case UInt8(ascii: "~"): count == 1
         case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"): count == 4
@@ -81,12 +81,12 @@ extension YAMLNode {
         }
     }
 
-    package static func isNull(_ text: String) -> Bool {
+    static func isNull(_ text: String) -> Bool {
         guard text.utf8.count <= 4 else { return false }
         return text == "~" || text == "null" || text == "Null" || text == "NULL" || text.isEmpty
     }
 
-    package static func parseBool(_ text: String) -> Bool? {
+    static func parseBool(_ text: String) -> Bool? {
         let length = text.utf8.count
         guard length == 4 || length == 5 else { return nil }
         return switch text {
@@ -96,7 +96,7 @@ extension YAMLNode {
         }
     }
 
-    package static func parseInt(_ text: String) -> Int? {
+    static func parseInt(_ text: String) -> Int? {
         if text.hasPrefix("0x") { return Int(text.dropFirst(2), radix: 16) }
         if text.hasPrefix("0o") { return Int(text.dropFirst(2), radix: 8) }
         guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }) else {
@@ -105,7 +105,7 @@ extension YAMLNode {
         return Int(text)
     }
 
-    package static func parseDouble(_ text: String) -> Double? {
+    static func parseDouble(_ text: String) -> Double? {
         switch text {
         case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .infinity
         case "-.inf", "-.Inf", "-.INF": return -.infinity

@@ -39,7 +39,7 @@ package struct YAMLNode: Sendable, Equatable {
     }
 
     /// A short name for the kind of node, for messages: "a string", "a list", "a mapping".
-    package var kindDescription: String {
+    var kindDescription: String {
         switch content {
         case .scalar: YAMLScalarValue.kindDescription(of: resolvedScalar)
         case .sequence: "a list"
@@ -59,7 +59,7 @@ package enum YAMLScalarStyle: Sendable, Hashable, BitwiseCopyable {
     case plain, singleQuoted, doubleQuoted, literal, folded
 
     /// Whether the scalar was written without quotes or block indicators.
-    package var isPlain: Bool { self == .plain }
+    var isPlain: Bool { self == .plain }
 }
 
 /// The tags the reader accepts. Anything else (`!!python/object/apply:…`, `!custom`) is an error.

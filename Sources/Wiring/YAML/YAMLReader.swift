@@ -5,7 +5,7 @@ package struct YAMLReadResult: Sendable {
     package var document: StoredNode?
     package var diagnostics: [Diagnostic]
     /// Where each scalar tagged `!secret` was written.
-    package var secrets: [SourceSpan] = []
+    var secrets: [SourceSpan] = []
 
     /// The document as a tree of nodes, for what prefers one to a store.
     package var root: YAMLNode? { document?.node }

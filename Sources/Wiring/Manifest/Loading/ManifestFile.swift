@@ -11,10 +11,10 @@ package struct ManifestFile: Sendable {
     package private(set) var serviceKeys: [String] = []
     package var contexts: [ContextDefinition] = []
     package var defaultScope: Located<Scope>?
-    package var customScopes: [CustomScope] = []
-    package var parameterReferences = ParameterReferences()
+    var customScopes: [CustomScope] = []
+    var parameterReferences = ParameterReferences()
     /// The configuration keys read with no default, to check once the manifest is assembled.
-    package var configurationReads: [ConfigurationRead] = []
+    var configurationReads: [ConfigurationRead] = []
 
     package init(path: String) { self.path = path }
 
@@ -25,7 +25,7 @@ package struct ManifestFile: Sendable {
     }
 
     /// Gives up the services (and their keys), leaving none.
-    package mutating func takeServices() -> [ServiceDefinition] {
+    mutating func takeServices() -> [ServiceDefinition] {
         defer { (services, serviceKeys) = ([], []) }
         return services
     }

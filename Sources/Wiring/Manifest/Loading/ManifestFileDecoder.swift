@@ -15,7 +15,7 @@ package struct ManifestFileDecoder {
     private var parameterReferences = ParameterReferences()
     private var currentContext: String?
     /// The `${key}` references without a default found so far, when a configuration is given.
-    package private(set) var configurationReads: [ConfigurationRead] = []
+    private(set) var configurationReads: [ConfigurationRead] = []
 
     package init(file: String, values external: ExternalValues) {
         self.file = file
@@ -202,7 +202,7 @@ package struct ManifestFileDecoder {
     }
 
     /// Decodes an overlay file (`services.staging.yaml`): the body of context `name`.
-    package mutating func decodeOverlay(_ root: StoredNode?, context name: String) -> (version: Located<Int>?, context: ContextDefinition) {
+    mutating func decodeOverlay(_ root: StoredNode?, context name: String) -> (version: Located<Int>?, context: ContextDefinition) {
         let start = SourceLocation(fileID: fileID, line: 1, column: 1)
         guard let root, root.isMapping else {
             diagnostics.append(.error(

@@ -27,7 +27,7 @@ public struct ManifestLoader: Sendable {
     public var limits: YAMLLimits
 
     /// The deepest chain of imports accepted.
-    package static let maxImportDepth = 64
+    static let maxImportDepth = 64
 
     /// Creates a loader.
     /// - Parameters:

@@ -60,7 +60,7 @@ package enum ManifestSchema {
     }
 
     /// The supported values of `wiring:`.
-    package static let supportedVersions = [1]
+    static let supportedVersions = [1]
 
     package static let topLevel: [Field] = [
         Field(.wiring, summary: "Format version; 1 is the only one.", value: .constant(1)),

@@ -76,7 +76,7 @@ package enum SourceFiles {
     }
 
     /// The canonical path of an existing file (symbolic links resolved), for telling files apart.
-    package static func canonical(_ path: String) -> String {
+    static func canonical(_ path: String) -> String {
         guard let resolved = realpath(path, nil) else { return normalize(path) }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -90,7 +90,7 @@ package enum SourceFiles {
     }
 
     /// Removes `.` and folds `name/..` segments, keeping the path relative when it was.
-    package static func normalize(_ path: String) -> String {
+    static func normalize(_ path: String) -> String {
         let absolute = path.hasPrefix("/")
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {

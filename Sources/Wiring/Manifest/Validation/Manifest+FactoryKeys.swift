@@ -47,7 +47,7 @@ extension Manifest {
 
     /// Every factory key the manifest names that is not in `registered`, each at its position
     /// with a did-you-mean.
-    package func factoryKeyDiagnostics(registered: Set<String>) -> [Diagnostic] {
+    func factoryKeyDiagnostics(registered: Set<String>) -> [Diagnostic] {
         factoryKeyUses.filter { !registered.contains($0.key) }.map { use in
             var diagnostic = Diagnostic.unregisteredFactory(use.key, of: use.owner, registered: registered, at: use.location)
             diagnostic.context = use.context

@@ -146,7 +146,7 @@ extension Duration: ManifestDecodable {
     }
 
     /// Parses `500ms`, `30s`, `1.5m`, `2h`, `1d` into seconds: digits and dots, then a unit.
-    package static func parseSeconds(_ text: String) -> Double? {
+    static func parseSeconds(_ text: String) -> Double? {
         let bytes = text.utf8
         guard let last = bytes.last else { return nil }
         var unitLength = 1

@@ -48,7 +48,7 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
     public let isSecret: Bool
     /// Whether a string was produced by interpolation, so that typed reads may parse it
     /// (`${PORT:-8080}` read as an `Int`).
-    package let isInterpolated: Bool
+    let isInterpolated: Bool
 
     /// Creates a value.
     public init(_ kind: Kind, at location: SourceLocation, isSecret: Bool = false) {
@@ -112,7 +112,7 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
 
     /// Whether the value may hold a `${…}` or `$(…)` reference, nested ones included: when it
     /// does not, filling in references would give the same value back, so that work is skipped.
-    package var mayHoldReferences: Bool { mayHold(environmentOnly: false) }
+    var mayHoldReferences: Bool { mayHold(environmentOnly: false) }
 
     /// Whether the value may hold a reference (`environmentOnly`: a `${…}` reference to the
     /// environment), nested ones included.
@@ -131,7 +131,7 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
     }
 
     /// Every template inside this value, nested ones included.
-    package func forEachTemplate(_ body: (StringTemplate, SourceLocation) -> Void) {
+    func forEachTemplate(_ body: (StringTemplate, SourceLocation) -> Void) {
         switch kind {
         case .template(let template): body(template, location)
         case .list(let values): values.forEach { $0.forEachTemplate(body) }
@@ -200,11 +200,11 @@ public struct ManifestMap: Sendable {
     }
 
     /// Whether a value may hold a `${…}` or `$(…)` reference (see ``ManifestValue``).
-    package var mayHoldReferences: Bool { mayHold(environmentOnly: false) }
+    var mayHoldReferences: Bool { mayHold(environmentOnly: false) }
 
     /// Whether a value may be tagged `!service` or `!tagged`: `false` only when the loader's
     /// scan found none.
-    package var mayHoldServiceReferences: Bool {
+    var mayHoldServiceReferences: Bool {
         if case .stored(_, _, let scan?) = source { return scan.contains(.services) }
         return true
     }
@@ -212,7 +212,7 @@ public struct ManifestMap: Sendable {
     /// Calls `found` with each well-formed `!service` or `!tagged` value under the mapping,
     /// where it sits, and what it refers to. A stored mapping is walked in its store, building
     /// no value, not even for the references.
-    package func forEachServiceReference(_ found: (_ path: ArgumentPath, _ target: DeclaredReference.Target) -> Void) {
+    func forEachServiceReference(_ found: (_ path: ArgumentPath, _ target: DeclaredReference.Target) -> Void) {
         switch source {
         case .built(let entries):
             for entry in entries { Self.walk(entry.value, path: entry.key, found) }

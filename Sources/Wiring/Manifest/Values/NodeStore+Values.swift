@@ -77,7 +77,7 @@ extension NodeStore {
 
     /// Calls `found` with each node tagged `!service` or `!tagged` at or under `index`, and
     /// the steps down to it, after those in `steps`.
-    package func forEachServiceReference(
+    func forEachServiceReference(
         under index: Index, steps: inout [ArgumentPath.Step], _ found: (Index, [ArgumentPath.Step]) -> Void
     ) {
         let tag = tag(index)
@@ -101,7 +101,7 @@ extension NodeStore {
 
     /// What the node tagged `!service` or `!tagged` at `index` refers to; `nil` when it is
     /// malformed (reported when loading) or has neither tag.
-    package func referenceTarget(_ index: Index) -> DeclaredReference.Target? {
+    func referenceTarget(_ index: Index) -> DeclaredReference.Target? {
         switch tag(index) {
         case .service: serviceReference(index).map(DeclaredReference.Target.service)
         case .tagged: isScalar(index) ? .tagged(text(index), at: location(index)) : nil
@@ -111,7 +111,7 @@ extension NodeStore {
 
     /// The reference a node tagged `!service` makes: a scalar names the service, a mapping has
     /// `service` and, optionally, `name`. `nil` when it has no service key.
-    package func serviceReference(_ index: Index) -> ServiceReference? {
+    func serviceReference(_ index: Index) -> ServiceReference? {
         if isScalar(index) {
             let key = text(index)
             return key.isEmpty ? nil : ServiceReference(service: key, at: location(index))
@@ -133,7 +133,7 @@ extension NodeStore {
 
     /// Whether a scalar under the node at `index` may hold a reference (see
     /// ``ManifestValue/mayHoldReferences``); mappings' keys are not values and do not count.
-    package func mayHold(_ index: Index, environmentOnly: Bool) -> Bool {
+    func mayHold(_ index: Index, environmentOnly: Bool) -> Bool {
         if isScalar(index) {
             return withText(index) { scalar in
                 environmentOnly ? ReferenceScan(scanning: scalar).contains(.environment) : scalar.contains(UInt8(ascii: "$"))

@@ -6,7 +6,7 @@ package struct ReferenceScan: OptionSet, Sendable {
     package init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Some scalar holds a `$`.
-    package static let dollar = ReferenceScan(rawValue: 1)
+    static let dollar = ReferenceScan(rawValue: 1)
     /// Some scalar holds a `${`.
     package static let environment = ReferenceScan(rawValue: 2)
     /// Some value is tagged `!service` or `!tagged`.
