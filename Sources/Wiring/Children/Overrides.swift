@@ -57,6 +57,13 @@ extension Container {
         init() {}
 
         // MARK: - Overriding
+        //
+        // Each form exists for a service named by its type and by its key: a plain closure, an
+        // asynchronous one, one isolated to a global actor (`{ @MainActor r in … }`, run as the
+        // asynchronous form runs it), each also with the service's typed `args`, and an instance.
+        // A plain closure's form has a `column:` parameter, never read: without it, it and the
+        // isolated form would be the same declaration to Swift, and a plain closure would be
+        // ambiguous between them.
 
         /// Replaces the service resolved as `type` (with `name`, one of its named variants) with
         /// what `make` builds.
@@ -75,7 +82,7 @@ extension Container {
             fileID: String = #fileID, line: Int = #line, column: Int = #column,
             _ make: @escaping @Sendable (FactoryContext) throws -> T
         ) {
-            append(.type(type), name: name, .override(.synchronous(make, at: at(fileID, line)), decorated: decorated), at(fileID, line))
+            replace(.type(type), name: name, decorated: decorated, with: .synchronous(make, at: at(fileID, line)))
         }
 
         /// Replaces the service resolved as `type` with what the asynchronous (or actor-isolated)
@@ -85,7 +92,7 @@ extension Container {
             fileID: String = #fileID, line: Int = #line,
             _ make: @escaping @isolated(any) @Sendable (FactoryContext) async throws -> sending T
         ) {
-            append(.type(type), name: name, .override(.asynchronous(make, at: at(fileID, line)), decorated: decorated), at(fileID, line))
+            replace(.type(type), name: name, decorated: decorated, with: .asynchronous(make, at: at(fileID, line)))
         }
 
         /// Replaces the service resolved as `type` with what `make`, isolated to a global actor
@@ -95,7 +102,7 @@ extension Container {
             fileID: String = #fileID, line: Int = #line,
             _ make: @escaping @isolated(any) @Sendable (FactoryContext) throws -> sending T
         ) {
-            append(.type(type), name: name, .override(.asynchronous(make, at: at(fileID, line)), decorated: decorated), at(fileID, line))
+            override(type, name: name, decorated: decorated, fileID: fileID, line: line, Self.asynchronous(make))
         }
 
         /// Replaces the service resolved as `type` with what `make` builds from the service's
@@ -113,9 +120,7 @@ extension Container {
             fileID: String = #fileID, line: Int = #line, column: Int = #column,
             _ make: @escaping @Sendable (FactoryContext, A) throws -> T
         ) {
-            var entry = FactoryRegistry.Entry.synchronous({ r in try make(r, try r.typedArguments(A.self)) }, at: at(fileID, line))
-            entry.arguments = TypedArguments(A.self)
-            append(.type(type), name: name, .override(entry, decorated: decorated), at(fileID, line))
+            replace(.type(type), name: name, decorated: decorated, with: .typed(make, at: at(fileID, line)))
         }
 
         /// Replaces the service resolved as `type` with what the asynchronous `make` builds from
@@ -125,10 +130,17 @@ extension Container {
             fileID: String = #fileID, line: Int = #line,
             _ make: @escaping @isolated(any) @Sendable (FactoryContext, A) async throws -> sending T
         ) {
-            var entry = FactoryRegistry.Entry.asynchronous({ r in try await make(r, try await r.typedArgumentsAwaitingReferences(A.self)) },
-                                                           at: at(fileID, line))
-            entry.arguments = TypedArguments(A.self)
-            append(.type(type), name: name, .override(entry, decorated: decorated), at(fileID, line))
+            replace(.type(type), name: name, decorated: decorated, with: .typed(make, at: at(fileID, line)))
+        }
+
+        /// Replaces the service resolved as `type` with what `make`, isolated to a global actor,
+        /// builds from the service's `args`, read as `A`.
+        public func override<A: Decodable & Sendable, T>(
+            _ type: T.Type, name: String? = nil, args: A.Type, decorated: Bool = true,
+            fileID: String = #fileID, line: Int = #line,
+            _ make: @escaping @isolated(any) @Sendable (FactoryContext, A) throws -> sending T
+        ) {
+            override(type, name: name, args: args, decorated: decorated, fileID: fileID, line: line, Self.asynchronous(make))
         }
 
         /// Replaces the service resolved as `type` with `instance`, which every resolve through
@@ -137,18 +149,17 @@ extension Container {
             _ type: T.Type, name: String? = nil, with instance: T, decorated: Bool = true,
             fileID: String = #fileID, line: Int = #line
         ) {
-            let box = UncheckedBox(instance)
-            append(.type(type), name: name, .override(.synchronous({ _ in box.value }, at: at(fileID, line)), decorated: decorated),
-                   at(fileID, line))
+            replace(.type(type), name: name, decorated: decorated, with: .instance(instance, at: at(fileID, line)))
         }
 
-        /// Replaces the service declared under `key` (with `name`, one of its named variants).
+        /// Replaces the service declared under `key` (with `name`, one of its named variants)
+        /// with what `make` builds.
         public func override<T>(
             key: String, name: String? = nil, decorated: Bool = true,
             fileID: String = #fileID, line: Int = #line, column: Int = #column,
             _ make: @escaping @Sendable (FactoryContext) throws -> T
         ) {
-            append(.key(key), name: name, .override(.synchronous(make, at: at(fileID, line)), decorated: decorated), at(fileID, line))
+            replace(.key(key), name: name, decorated: decorated, with: .synchronous(make, at: at(fileID, line)))
         }
 
         /// Replaces the service declared under `key` with what the asynchronous `make` builds.
@@ -157,7 +168,7 @@ extension Container {
             fileID: String = #fileID, line: Int = #line,
             _ make: @escaping @isolated(any) @Sendable (FactoryContext) async throws -> sending T
         ) {
-            append(.key(key), name: name, .override(.asynchronous(make, at: at(fileID, line)), decorated: decorated), at(fileID, line))
+            replace(.key(key), name: name, decorated: decorated, with: .asynchronous(make, at: at(fileID, line)))
         }
 
         /// Replaces the service declared under `key` with what the actor-isolated `make` builds.
@@ -166,7 +177,45 @@ extension Container {
             fileID: String = #fileID, line: Int = #line,
             _ make: @escaping @isolated(any) @Sendable (FactoryContext) throws -> sending T
         ) {
-            append(.key(key), name: name, .override(.asynchronous(make, at: at(fileID, line)), decorated: decorated), at(fileID, line))
+            override(key: key, name: name, decorated: decorated, fileID: fileID, line: line, Self.asynchronous(make))
+        }
+
+        /// Replaces the service declared under `key` with what `make` builds from its `args`,
+        /// read as `A`.
+        public func override<A: Decodable & Sendable, T>(
+            key: String, name: String? = nil, args: A.Type, decorated: Bool = true,
+            fileID: String = #fileID, line: Int = #line, column: Int = #column,
+            _ make: @escaping @Sendable (FactoryContext, A) throws -> T
+        ) {
+            replace(.key(key), name: name, decorated: decorated, with: .typed(make, at: at(fileID, line)))
+        }
+
+        /// Replaces the service declared under `key` with what the asynchronous `make` builds
+        /// from its `args`, read as `A`.
+        public func override<A: Decodable & Sendable, T>(
+            key: String, name: String? = nil, args: A.Type, decorated: Bool = true,
+            fileID: String = #fileID, line: Int = #line,
+            _ make: @escaping @isolated(any) @Sendable (FactoryContext, A) async throws -> sending T
+        ) {
+            replace(.key(key), name: name, decorated: decorated, with: .typed(make, at: at(fileID, line)))
+        }
+
+        /// Replaces the service declared under `key` with what the actor-isolated `make` builds
+        /// from its `args`, read as `A`.
+        public func override<A: Decodable & Sendable, T>(
+            key: String, name: String? = nil, args: A.Type, decorated: Bool = true,
+            fileID: String = #fileID, line: Int = #line,
+            _ make: @escaping @isolated(any) @Sendable (FactoryContext, A) throws -> sending T
+        ) {
+            override(key: key, name: name, args: args, decorated: decorated, fileID: fileID, line: line, Self.asynchronous(make))
+        }
+
+        /// Replaces the service declared under `key` with `instance`.
+        public func override<T>(
+            key: String, name: String? = nil, with instance: T, decorated: Bool = true,
+            fileID: String = #fileID, line: Int = #line
+        ) {
+            replace(.key(key), name: name, decorated: decorated, with: .instance(instance, at: at(fileID, line)))
         }
 
         // MARK: - Sharing
@@ -188,6 +237,8 @@ extension Container {
         }
 
         // MARK: - Adding
+        //
+        // An added service has no manifest entry, so no `args`: no typed form.
 
         /// Adds a service the manifest does not declare, resolved as `type` (and by its type
         /// name as a key), kept as `scope` says: one instance per child by default.
@@ -214,7 +265,13 @@ extension Container {
             fileID: String = #fileID, line: Int = #line,
             _ make: @escaping @isolated(any) @Sendable (FactoryContext) throws -> sending T
         ) {
-            append(.type(type), name: nil, .add(.asynchronous(make, at: at(fileID, line)), scope: scope), at(fileID, line))
+            add(type, scope: scope, fileID: fileID, line: line, Self.asynchronous(make))
+        }
+
+        // MARK: - Recording
+
+        private func replace(_ subject: Subject, name: String?, decorated: Bool, with entry: FactoryRegistry.Entry) {
+            append(subject, name: name, .override(entry, decorated: decorated), entry.location)
         }
 
         private func append(_ subject: Subject, name: String?, _ kind: Kind, _ location: SourceLocation) {
@@ -223,6 +280,21 @@ extension Container {
 
         private func at(_ fileID: String, _ line: Int) -> SourceLocation {
             SourceLocation(file: fileID, line: line, column: 1)
+        }
+
+        /// An actor-isolated synchronous factory as the asynchronous one it runs as (awaited,
+        /// on its actor).
+        private static func asynchronous<T>(
+            _ make: @escaping @isolated(any) @Sendable (FactoryContext) throws -> sending T
+        ) -> @isolated(any) @Sendable (FactoryContext) async throws -> sending T {
+            make
+        }
+
+        /// The same for a typed factory.
+        private static func asynchronous<A, T>(
+            _ make: @escaping @isolated(any) @Sendable (FactoryContext, A) throws -> sending T
+        ) -> @isolated(any) @Sendable (FactoryContext, A) async throws -> sending T {
+            make
         }
     }
 }
@@ -248,12 +320,30 @@ extension FactoryRegistry.Entry {
         makeAsynchronous({ try await make($0) as Any }, type: T.self, at: location)
     }
 
-    /// The entry of a synchronous factory isolated to a global actor, written in code outside
-    /// the registry.
-    static func asynchronous<T>(
-        _ make: @escaping @isolated(any) @Sendable (FactoryContext) throws -> sending T, at location: SourceLocation
+    /// The entry of a typed synchronous factory written in code outside the registry: `make`
+    /// gets the service's `args` read as `A`.
+    static func typed<A: Decodable & Sendable, T>(
+        _ make: @escaping @Sendable (FactoryContext, A) throws -> T, at location: SourceLocation
     ) -> Self {
-        makeAsynchronous({ try await make($0) as Any }, type: T.self, at: location)
+        var entry = synchronous({ r in try make(r, try r.typedArguments(A.self)) }, at: location)
+        entry.arguments = TypedArguments(A.self)
+        return entry
+    }
+
+    /// The entry of a typed asynchronous factory: `make` gets the service's `args` read as `A`,
+    /// its `@Reference` fields awaited first.
+    static func typed<A: Decodable & Sendable, T>(
+        _ make: @escaping @isolated(any) @Sendable (FactoryContext, A) async throws -> sending T, at location: SourceLocation
+    ) -> Self {
+        var entry = asynchronous({ r in try await make(r, try await r.typedArgumentsAwaitingReferences(A.self)) }, at: location)
+        entry.arguments = TypedArguments(A.self)
+        return entry
+    }
+
+    /// The entry that hands out `instance` on every build.
+    static func instance<T>(_ instance: T, at location: SourceLocation) -> Self {
+        let box = UncheckedBox(instance)
+        return synchronous({ _ in box.value }, at: location)
     }
 
     private static func makeAsynchronous<T>(

@@ -62,4 +62,27 @@ struct TypedOverrideTests {
             #expect(diagnostic.notes.first?.message.hasPrefix("read by factory 'override at WiringTests/TypedOverrideTests.swift:") == true)
         }
     }
+
+    /// The forms an override has for a service named by its type also exist for one named by
+    /// its key, and the typed forms exist for an actor-isolated closure too.
+    @Test func everyFormOfOverrideWorksByTypeAndByKey() async throws {
+        let (container, _) = try Self.container()
+        let forms: [(String, (Container.Overrides) -> Void)] = [
+            ("type, typed, isolated", { $0.override(FakePool.self, args: PoolArgs.self) { @MainActor _, args in FakePool(size: args.size + 1, mode: .fast) } }),
+            ("key, plain", { $0.override(key: "FakePool") { _ in FakePool(size: 2, mode: .fast) } }),
+            ("key, typed", { $0.override(key: "FakePool", args: PoolArgs.self) { _, args in FakePool(size: args.size + 2, mode: .fast) } }),
+            ("key, typed, async", { $0.override(key: "FakePool", args: PoolArgs.self) { _, args in
+                await Task.yield()
+                return FakePool(size: args.size + 3, mode: .fast)
+            } }),
+            ("key, typed, isolated", { $0.override(key: "FakePool", args: PoolArgs.self) { @MainActor _, args in FakePool(size: args.size + 4, mode: .fast) } }),
+            ("key, instance", { $0.override(key: "FakePool", with: FakePool(size: 5, mode: .fast)) }),
+        ]
+        let expected = [9, 2, 10, 11, 12, 5]
+        for ((form, write), size) in zip(forms, expected) {
+            let child = try container.child(write)
+            #expect(try await child.resolve(FakePool.self).size == size, "\(form)")
+            try await child.shutdown()
+        }
+    }
 }
