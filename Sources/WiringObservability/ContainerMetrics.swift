@@ -48,7 +48,7 @@ public struct ContainerMetrics: ContainerObserver {
         let scope = ("wiring.scope", build.scope.description)
         Counter(label: "wiring.builds", dimensions: [scope]).increment()
         guard build.duringStart || slowBuildThreshold.map({ build.duration > $0 }) == true else { return }
-        let dimensions = serviceDimension ? [scope, ("wiring.service", build.shown)] : [scope]
+        let dimensions = serviceDimension ? [scope, ("wiring.service", build.service.description)] : [scope]
         let (seconds, attoseconds) = build.duration.components
         Metrics.Timer(label: "wiring.build.duration", dimensions: dimensions, preferredDisplayUnit: .seconds)
             .recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)

@@ -104,7 +104,7 @@ public struct ContainerTracing: ContainerObserver {
         let ended = TracingClock(Date())
         let span = InstrumentationSystem.tracer.startSpan("wiring.build", context: Self.currentContext,
                                                           at: ended.at(.zero - build.elapsed))
-        span.attributes["wiring.service"] = build.shown
+        span.attributes["wiring.service"] = build.service.description
         span.attributes["wiring.scope"] = build.scope.description
         if let error = build.error { Self.fail(span, with: error, at: ended.at(.zero)) }
         span.end(at: ended.at(.zero))
@@ -117,7 +117,7 @@ public struct ContainerTracing: ContainerObserver {
         shutdown.attributes["wiring.hooks"] = report.hooks.count
         for hook in report.hooks {
             let span = tracer.startSpan("wiring.hook", context: shutdown.context, at: began.at(hook.offset))
-            span.attributes["wiring.service"] = hook.shown
+            span.attributes["wiring.service"] = hook.service.description
             span.attributes["wiring.timed_out"] = hook.timedOut
             if let error = hook.error { Self.fail(span, with: error, at: began.at(hook.offset + hook.duration)) }
             span.end(at: began.at(hook.offset + hook.duration))
@@ -149,7 +149,7 @@ public struct ContainerTracing: ContainerObserver {
     /// A started `wiring.build` span of `build`, under the current one.
     private static func buildSpan(_ build: BuildStart) -> any Span {
         let span = InstrumentationSystem.tracer.startSpan("wiring.build", context: currentContext)
-        span.attributes["wiring.service"] = build.shown
+        span.attributes["wiring.service"] = build.service.description
         span.attributes["wiring.scope"] = build.scope.description
         return span
     }

@@ -195,9 +195,11 @@ final class Registration: Sendable {
     /// cached, and a stored flag took the registration into a larger allocation.
     var readsConfiguration: Bool { lazyArgs.refreshing != nil || decorators.contains { $0.refreshing != nil } }
 
-    var step: ResolutionError.Step { ResolutionError.Step(service: key, name: name, location: location) }
+    var step: ResolutionError.Step { ResolutionError.Step(service: id, location: location) }
     /// `Key` or `Key[name]`, as reports show a service.
     var shown: String { shownService(key, name: name) }
+    /// The service as reports and events name it.
+    var id: ServiceID { ServiceID(key, name: name) }
 
     /// Whether its instance, once built, is kept for good: the container then caches it by the
     /// type it is resolved as.
@@ -243,6 +245,6 @@ struct PathEntry {
     var step: ResolutionError.Step {
         guard decorator >= 0 else { return registration.step }
         let step = registration.decorators[decorator]
-        return ResolutionError.Step(service: step.key, name: nil, location: step.location)
+        return ResolutionError.Step(service: ServiceID(step.key), location: step.location)
     }
 }

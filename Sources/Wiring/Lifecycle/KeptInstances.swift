@@ -100,7 +100,7 @@ final class KeptInstances: Sendable {
                     failure = record.runInPlace(hook)
                 }
                 let registration = record.registration
-                ran.append(ShutdownReport.Hook(service: registration.key, name: registration.name, location: registration.location,
+                ran.append(ShutdownReport.Hook(service: registration.id, location: registration.location,
                                                offset: began - since, duration: .now - began, error: failure))
             }
         }

@@ -95,6 +95,6 @@ final class RecordedInstance: InstanceBox, @unchecked Sendable {
 extension Registration {
     /// `error`, thrown by one of this service's shutdown hooks, as a shutdown failure.
     func shutdownFailure(_ error: any Error) -> ShutdownError.Failure {
-        ShutdownError.Failure(service: key, name: name, location: location, error: error)
+        ShutdownError.Failure(service: ServiceID(key, name: name), location: location, error: error)
     }
 }

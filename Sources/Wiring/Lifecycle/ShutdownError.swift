@@ -9,10 +9,8 @@
 public struct ShutdownError: Error, Sendable, CustomStringConvertible {
     /// One hook that failed.
     public struct Failure: Sendable, CustomStringConvertible {
-        /// The service key.
-        public let service: String
-        /// The named variant, if any.
-        public let name: String?
+        /// The service, `Key` or `Key[name]`.
+        public let service: ServiceID
         /// Where the service was declared.
         public let location: SourceLocation
         /// What the hook threw, or ``TimedOut``.
@@ -20,7 +18,7 @@ public struct ShutdownError: Error, Sendable, CustomStringConvertible {
 
         /// `Pool[name] (services.yaml:3:3): what went wrong`.
         public var description: String {
-            "\(shownService(service, name: name)) (\(location)): \(error)"
+            "\(service) (\(location)): \(error)"
         }
     }
 

@@ -93,12 +93,12 @@ final class BuildRecorder: Sendable {
     /// The report of the start, which took `total` and failed with `error`, if it did.
     func report(total: Duration, error: (any Error)?) -> StartupReport {
         let entries = entries.withLock { $0 }
-        var dependencies = Array(repeating: [String](), count: entries.all.count)
+        var dependencies = Array(repeating: [ServiceID](), count: entries.all.count)
         for entry in entries.all where entry.parent >= 0 {
-            dependencies[Int(entry.parent)].append(entry.registration.shown)
+            dependencies[Int(entry.parent)].append(entry.registration.id)
         }
         for (index, waited) in entries.waitedFor {
-            dependencies[index] += waited.map { $0.takeUnretainedValue().shown }
+            dependencies[index] += waited.map { $0.takeUnretainedValue().id }
         }
         let builds = entries.all.indices.map { index in
             let entry = entries.all[index]
@@ -106,7 +106,7 @@ final class BuildRecorder: Sendable {
             // A build a failed start cut short did not end: it counts until the start's end.
             let elapsed = entry.elapsed == .zero && error != nil ? total - entry.offset : entry.elapsed
             return StartupReport.Build(
-                service: entry.registration.key, name: entry.registration.name, scope: entry.registration.scope,
+                service: entry.registration.id, scope: entry.registration.scope,
                 offset: entry.offset, duration: max(.zero, elapsed - entry.below), elapsed: elapsed,
                 parent: entry.parent < 0 ? nil : Int(entry.parent), dependencies: dependencies[index], error: error)
         }

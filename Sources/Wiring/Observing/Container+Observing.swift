@@ -133,7 +133,7 @@ extension Container {
             state.below = report.savedBelow + elapsed
         }
         guard !observers.isEmpty else { return }
-        let event = BuildEvent(service: registration.key, name: registration.name, scope: registration.scope,
+        let event = BuildEvent(service: registration.id, scope: registration.scope,
                                duration: own, elapsed: elapsed, error: error, duringStart: report.index != nil)
         for observer in observers { observer.containerBuilt(event) }
     }
@@ -151,6 +151,6 @@ extension Registration {
 
 extension BuildStart {
     init(_ registration: Registration) {
-        (service, name, scope) = (registration.key, registration.name, registration.scope)
+        (service, scope) = (registration.id, registration.scope)
     }
 }

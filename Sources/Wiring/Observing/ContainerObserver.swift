@@ -77,23 +77,16 @@ extension ContainerObserver {
 /// A build that begins during ``Container/start()``: what an observer's `observingBuild` is
 /// told of it.
 public struct BuildStart: Sendable {
-    /// The service key.
-    public let service: String
-    /// The named variant, if any.
-    public let name: String?
+    /// The service, `Key` or `Key[name]`.
+    public let service: ServiceID
     /// The service's scope.
     public let scope: Scope
-
-    /// `Key[name]`, as paths and messages show a service.
-    public var shown: String { shownService(service, name: name) }
 }
 
 /// One build a container ran: its service, how long it took and whether it failed.
 public struct BuildEvent: Sendable {
-    /// The service key.
-    public let service: String
-    /// The named variant, if any.
-    public let name: String?
+    /// The service, `Key` or `Key[name]`.
+    public let service: ServiceID
     /// The service's scope.
     public let scope: Scope
     /// How long the build's own work took: its ``elapsed`` time without the builds of
@@ -108,7 +101,4 @@ public struct BuildEvent: Sendable {
     /// Whether the build ran during ``Container/start()``; such a build is also in the
     /// ``StartupReport``.
     public let duringStart: Bool
-
-    /// `Key[name]`, as paths and messages show a service.
-    public var shown: String { shownService(service, name: name) }
 }

@@ -58,7 +58,7 @@ public struct ReportedFailure: Sendable, Codable, Hashable, CustomStringConverti
         switch error {
         case let error as ResolutionError:
             let step = error.path.last
-            let failing = service ?? step.map { shownService($0.service, name: $0.name) }
+            let failing = service ?? step?.service.description
             let location = (service == nil ? step?.location : location).map(root.relative)
             if case .factoryFailed(let underlying) = error.kind {
                 self.init(kind, service: failing, errorType: Self.typeName(of: underlying), location: location)
@@ -74,7 +74,7 @@ public struct ReportedFailure: Sendable, Codable, Hashable, CustomStringConverti
     /// for a timeout, the type name of what the hook threw otherwise.
     init(_ failure: ShutdownError.Failure, root: ManifestRoot) {
         let location = root.relative(failure.location)
-        let service = shownService(failure.service, name: failure.name)
+        let service = failure.service.description
         if let timedOut = failure.error as? ShutdownError.TimedOut {
             self.init(.shutdownHookFailed, service: service, message: timedOut.description, location: location)
         } else {

@@ -14,10 +14,8 @@ public import Foundation
 public struct ShutdownReport: Sendable, CustomStringConvertible {
     /// One shutdown hook that ran.
     public struct Hook: Sendable {
-        /// The service key.
-        public let service: String
-        /// The named variant, if any.
-        public let name: String?
+        /// The service, `Key` or `Key[name]`.
+        public let service: ServiceID
         /// Where the service was declared.
         public let location: SourceLocation
         /// When the hook began, after the shutdown began.
@@ -29,11 +27,9 @@ public struct ShutdownReport: Sendable, CustomStringConvertible {
 
         /// Whether it ran past its timeout and was cancelled.
         public var timedOut: Bool { error is ShutdownError.TimedOut }
-        /// `Key[name]`, as paths and messages show a service.
-        public var shown: String { shownService(service, name: name) }
         /// The hook as a failure of ``ShutdownError``, if it failed.
         var failure: ShutdownError.Failure? {
-            error.map { ShutdownError.Failure(service: service, name: name, location: location, error: $0) }
+            error.map { ShutdownError.Failure(service: service, location: location, error: $0) }
         }
     }
 
@@ -52,7 +48,7 @@ public struct ShutdownReport: Sendable, CustomStringConvertible {
         let count = hooks.count == 1 ? "1 hook" : "\(hooks.count) hooks"
         var line = "shutdown: \(count) in \(total.shortDescription)"
         if let slowest = hooks.max(by: { $0.duration < $1.duration }) {
-            line += "; slowest \(slowest.shown) \(slowest.duration.shortDescription)"
+            line += "; slowest \(slowest.service) \(slowest.duration.shortDescription)"
         }
         let failed = hooks.filter { $0.error != nil }
         if !failed.isEmpty {
@@ -65,7 +61,7 @@ public struct ShutdownReport: Sendable, CustomStringConvertible {
     /// The summary, then one row per hook, in the order they ran.
     public var description: String {
         let rows = hooks.map { hook in
-            [hook.shown, hook.duration.shortDescription, hook.timedOut ? "timed out" : hook.error.map { "\($0)" } ?? "ok"]
+            [hook.service.description, hook.duration.shortDescription, hook.timedOut ? "timed out" : hook.error.map { "\($0)" } ?? "ok"]
         }
         return ([summary] + ReportTable.lines(["service", "time", "outcome"], rows)).joined(separator: "\n")
     }

@@ -20,10 +20,8 @@ public import Foundation
 public struct StartupReport: Sendable, CustomStringConvertible {
     /// One service built during start.
     public struct Build: Sendable {
-        /// The service key.
-        public let service: String
-        /// The named variant, if any.
-        public let name: String?
+        /// The service, `Key` or `Key[name]`.
+        public let service: ServiceID
         /// The service's scope.
         public let scope: Scope
         /// When the build began, after the start began.
@@ -38,12 +36,10 @@ public struct StartupReport: Sendable, CustomStringConvertible {
         public let parent: Int?
         /// The dependencies this build built, `Key` or `Key[name]`, in the order they began,
         /// then those it waited for while another task built them.
-        public let dependencies: [String]
+        public let dependencies: [ServiceID]
         /// What the factory threw, when the build failed.
         public let error: (any Error)?
 
-        /// `Key[name]`, as paths and messages show a service.
-        public var shown: String { shownService(service, name: name) }
     }
 
     /// When the start began, on the wall clock.
@@ -60,7 +56,7 @@ public struct StartupReport: Sendable, CustomStringConvertible {
 
     /// One line: `start: 12 services in 84 ms; slowest NoteStore 61 ms`, what `start()` logs.
     public var summary: String {
-        Self.summary(count: builds.count, total: total, slowest: slowest.first.map { ($0.shown, $0.duration) }, error: error)
+        Self.summary(count: builds.count, total: total, slowest: slowest.first.map { ($0.service.description, $0.duration) }, error: error)
     }
 
     /// The summary line of a start of `count` builds.
@@ -74,8 +70,8 @@ public struct StartupReport: Sendable, CustomStringConvertible {
     /// The summary, then one row per build, the slowest first.
     public var description: String {
         let rows = slowest.map { build in
-            [build.shown, build.scope.description, build.duration.shortDescription, build.elapsed.shortDescription,
-             build.dependencies.joined(separator: ", ") + (build.error == nil ? "" : " (failed)")]
+            [build.service.description, build.scope.description, build.duration.shortDescription, build.elapsed.shortDescription,
+             build.dependencies.map(\.description).joined(separator: ", ") + (build.error == nil ? "" : " (failed)")]
         }
         return ([summary] + ReportTable.lines(["service", "scope", "own", "total", "dependencies"], rows)).joined(separator: "\n")
     }

@@ -43,17 +43,14 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
 
     /// One service on the resolution path.
     public struct Step: Sendable, CustomStringConvertible {
-        /// The service key.
-        public let service: String
-        /// The named variant, if any.
-        public let name: String?
+        /// The service, `Key` or `Key[name]`.
+        public let service: ServiceID
         /// Where the service was declared.
         public let location: SourceLocation?
 
         /// `Key (file:line:col)` or `Key[name] (file:line:col)`.
         public var description: String {
-            let shown = shownService(service, name: name)
-            return location.map { "\(shown) (\($0))" } ?? shown
+            location.map { "\(service) (\($0))" } ?? service.description
         }
     }
 

@@ -202,7 +202,7 @@ extension ModelRunner {
             observation.note("\(label): \(error)")
             return
         }
-        observation.noteFailures(label, error.failures.map { failure in failure.name.map { "\(failure.service)[\($0)]" } ?? failure.service })
+        observation.noteFailures(label, error.failures.map(\.service.description))
     }
 
     /// Seeds `scope` with an instance of the service class `type` (`seed:S3`).

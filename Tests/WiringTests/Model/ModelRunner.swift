@@ -218,7 +218,7 @@ enum ModelRunner {
     private static func observed(error: any Error) -> Observation.Outcome {
         switch error {
         case let error as ResolutionError:
-            let service = error.path.last.map { step in step.name.map { "\(step.service)[\($0)]" } ?? step.service }
+            let service = error.path.last?.service.description
             switch error.kind {
             case .circularDependency: return .failure(kind: "circularDependency", service: service)
             case .awaitRequired: return .failure(kind: "awaitRequired", service: service)

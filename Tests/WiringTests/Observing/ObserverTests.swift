@@ -23,7 +23,7 @@ final class RecordingObserver: ContainerObserver {
     var reloads: [ReloadEvent] { reports.withLock { $0.reload } }
 
     func containerBuilt(_ build: BuildEvent) {
-        events.withLock { $0.append("built \(build.shown) \(build.scope)\(build.duringStart ? " during start" : "")\(build.error == nil ? "" : " failed")") }
+        events.withLock { $0.append("built \(build.service.description) \(build.scope)\(build.duringStart ? " during start" : "")\(build.error == nil ? "" : " failed")") }
     }
     func scopeOpened() { events.withLock { $0.append("scope opened") } }
     func scopeEnded() { events.withLock { $0.append("scope ended") } }
@@ -76,7 +76,7 @@ struct ObserverTests {
         try await container.start()
         let report = try #require(container.startupReport)
         #expect(report.error == nil)
-        #expect(report.builds.map(\.shown) == ["SlowStore", "SlowDatabase", "Fresh"])
+        #expect(report.builds.map(\.service) == ["SlowStore", "SlowDatabase", "Fresh"])
         let store = report.builds[0], database = report.builds[1], fresh = report.builds[2]
         #expect(store.parent == nil && database.parent == 0 && fresh.parent == 0)
         #expect(store.dependencies == ["SlowDatabase", "Fresh"])
@@ -90,8 +90,8 @@ struct ObserverTests {
         #expect(report.total >= store.elapsed)
         // Which of the two sleeps overran more is the machine's doing (a loaded one stretches either):
         // the report names the build of the longest own time, and lists rows in that order.
-        let bySlowest = report.builds.sorted { $0.duration > $1.duration }.map(\.shown)
-        #expect(report.slowest.map(\.shown) == bySlowest)
+        let bySlowest = report.builds.sorted { $0.duration > $1.duration }.map(\.service)
+        #expect(report.slowest.map(\.service) == bySlowest)
         #expect(report.summary.hasPrefix("start: 3 services in "))
         #expect(report.summary.contains("; slowest \(bySlowest[0]) "))
         let rows = report.description.split(separator: "\n")
@@ -110,7 +110,7 @@ struct ObserverTests {
         let container = try Self.container(logger: logger)
         try await container.start()
         let line = try #require(records.lines.first { $0.hasPrefix("info: start: ") })
-        let slowest = try #require(container.startupReport?.slowest.first?.shown)
+        let slowest = try #require(container.startupReport?.slowest.first?.service.description)
         #expect(line.hasPrefix("info: start: 3 services in ") && line.contains("; slowest \(slowest) "))
         try await container.shutdown()
         let shutdown = try #require(records.lines.first { $0.hasPrefix("info: shutdown: ") })
@@ -123,7 +123,7 @@ struct ObserverTests {
         await #expect(throws: (any Error).self) { try await container.start() }
         let report = try #require(container.startupReport)
         #expect(report.error != nil)
-        #expect(report.builds.map(\.shown) == ["SlowStore", "SlowDatabase"])
+        #expect(report.builds.map(\.service) == ["SlowStore", "SlowDatabase"])
         #expect(report.builds.allSatisfy { $0.error != nil })
         #expect(report.summary.contains("; failed: "))
         #expect(observer.starts.count == 1 && observer.starts[0].error != nil)
@@ -152,7 +152,7 @@ struct ObserverTests {
         #expect(observer.lines.filter { $0 == "scope ended" }.count == 1)
         try await container.shutdown()
         let shutdown = try #require(observer.shutdowns.first)
-        #expect(shutdown.hooks.map(\.shown) == ["SlowDatabase"])
+        #expect(shutdown.hooks.map(\.service) == ["SlowDatabase"])
         #expect(shutdown.hooks[0].duration >= .milliseconds(5) && shutdown.hooks[0].error == nil)
         #expect(container.shutdownReport?.hooks.count == 1)
     }
@@ -220,7 +220,7 @@ struct ObserverTests {
         #expect(report.builds.count == 2)
         #expect(fast.dependencies == ["Slow"])
         #expect(slow.duration >= .milliseconds(300) && fast.duration < slow.duration)
-        #expect(report.slowest.first?.shown == "Slow")
+        #expect(report.slowest.first?.service.description == "Slow")
         try await container.shutdown()
     }
 
@@ -263,7 +263,7 @@ struct ObserverTests {
                                       options: .init(environment: [:], observers: [observer]))
         _ = try await container.resolve(SlowStore.self)
         let events = observer.events.withLock { $0 }
-        try #require(events.map(\.shown) == ["SlowDatabase", "SlowStore"])
+        try #require(events.map(\.service) == ["SlowDatabase", "SlowStore"])
         let (database, store) = (events[0], events[1])
         #expect(!store.duringStart && database.duration == database.elapsed && database.elapsed >= .milliseconds(40))
         // By construction: the database's whole build is outside the store's own time.
@@ -283,12 +283,12 @@ struct ObserverTests {
             try result.get()
         }
         func observingBuild<R, E: Error>(_ build: BuildStart, _ body: () throws(E) -> R) throws(E) -> R {
-            try Self.$current.withValue(build.shown) { Result { () throws(E) -> R in try body() } }.get()
+            try Self.$current.withValue(build.service.description) { Result { () throws(E) -> R in try body() } }.get()
         }
         nonisolated(nonsending) func observingBuild<R, E: Error>(
             _ build: BuildStart, _ body: nonisolated(nonsending) () async throws(E) -> R
         ) async throws(E) -> R {
-            let result = await Self.$current.withValue(build.shown) { () async -> Result<R, E> in
+            let result = await Self.$current.withValue(build.service.description) { () async -> Result<R, E> in
                 do throws(E) { return .success(try await body()) } catch { return .failure(error) }
             }
             return try result.get()
