@@ -45,9 +45,12 @@ extension WiringRequestContext {
 /// A request context with a Wiring scope and nothing else: Hummingbird's basic one, plus
 /// ``scope``.
 public struct BasicWiringRequestContext: WiringRequestContext {
+    /// Hummingbird's storage for the request (its logger, parameters, …).
     public var coreContext: CoreRequestContextStorage
+    /// The request's scope, which ``RequestScopeMiddleware`` sets.
     public var scope: ContainerScope?
 
+    /// A context for a request Hummingbird's server received, with no scope yet.
     public init(source: Source) {
         coreContext = .init(source: source)
         scope = nil

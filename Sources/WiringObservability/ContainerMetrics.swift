@@ -44,6 +44,8 @@ public struct ContainerMetrics: ContainerObserver {
         self.serviceDimension = serviceDimension
     }
 
+    /// Counts the build in `wiring.builds`, and times it in `wiring.build.duration` when it ran
+    /// during start or passed ``slowBuildThreshold``.
     public func containerBuilt(_ build: BuildEvent) {
         let scope = ("wiring.scope", build.scope.description)
         Counter(label: "wiring.builds", dimensions: [scope]).increment()
@@ -54,18 +56,22 @@ public struct ContainerMetrics: ContainerObserver {
             .recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
+    /// Increments `wiring.scopes.open`.
     public func scopeOpened() {
         Meter(label: "wiring.scopes.open").increment()
     }
 
+    /// Decrements `wiring.scopes.open`.
     public func scopeEnded() {
         Meter(label: "wiring.scopes.open").decrement()
     }
 
+    /// Counts the refresh in `wiring.refreshes`, by whether it was applied.
     public func containerRefreshed(_ refresh: RefreshEvent) {
         Counter(label: "wiring.refreshes", dimensions: [("wiring.result", refresh.applied ? "applied" : "rejected")]).increment()
     }
 
+    /// Counts the reload in `wiring.reloads`, by whether it was applied.
     public func containerReloaded(_ reload: ReloadEvent) {
         Counter(label: "wiring.reloads", dimensions: [("wiring.result", reload.applied ? "applied" : "rejected")]).increment()
     }

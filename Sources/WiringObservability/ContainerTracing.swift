@@ -53,6 +53,7 @@ public struct ContainerTracing: ContainerObserver {
     /// The start's span, for ``containerStarted(_:)``, which its start calls in its task.
     @TaskLocal private static var startSpan: (any Span)?
 
+    /// Runs the start under a `wiring.start` span, the current span while it runs.
     public nonisolated(nonsending) func observingStart<E: Error>(
         _ body: nonisolated(nonsending) () async throws(E) -> Void
     ) async throws(E) {
@@ -71,6 +72,8 @@ public struct ContainerTracing: ContainerObserver {
         try result.get()
     }
 
+    /// Runs a build of the start under a `wiring.build` span, the current span while its
+    /// factory runs; a failure is recorded on it.
     public func observingBuild<R, E: Error>(_ build: BuildStart, _ body: () throws(E) -> R) throws(E) -> R {
         let span = Self.buildSpan(build)
         defer { span.end() }
@@ -79,6 +82,7 @@ public struct ContainerTracing: ContainerObserver {
         return try result.get()
     }
 
+    /// Runs an async build of the start under a `wiring.build` span, as the synchronous form does.
     public nonisolated(nonsending) func observingBuild<R, E: Error>(
         _ build: BuildStart, _ body: nonisolated(nonsending) () async throws(E) -> R
     ) async throws(E) -> R {
@@ -95,10 +99,13 @@ public struct ContainerTracing: ContainerObserver {
         return try result.get()
     }
 
+    /// Sets `wiring.services`, the number of builds, on the start's span.
     public func containerStarted(_ report: StartupReport) {
         Self.startSpan?.attributes["wiring.services"] = report.builds.count
     }
 
+    /// Makes a `wiring.build` span for a build after start whose own time passed
+    /// ``slowBuildThreshold``, as the build ends.
     public func containerBuilt(_ build: BuildEvent) {
         guard !build.duringStart, let threshold = slowBuildThreshold, build.duration > threshold else { return }
         let ended = TracingClock(Date())
@@ -110,6 +117,7 @@ public struct ContainerTracing: ContainerObserver {
         span.end(at: ended.at(.zero))
     }
 
+    /// Makes the `wiring.shutdown` span, with a `wiring.hook` child per hook that ran.
     public func containerShutDown(_ report: ShutdownReport) {
         let tracer = InstrumentationSystem.tracer
         let began = TracingClock(report.began)
@@ -126,6 +134,7 @@ public struct ContainerTracing: ContainerObserver {
         shutdown.end(at: began.at(report.total))
     }
 
+    /// Makes a `wiring.refresh` span, each problem a `wiring.failure` event.
     public func containerRefreshed(_ refresh: RefreshEvent) {
         let began = TracingClock(refresh.began)
         let span = InstrumentationSystem.tracer.startSpan("wiring.refresh", context: Self.currentContext, at: began.at(.zero))
@@ -135,6 +144,7 @@ public struct ContainerTracing: ContainerObserver {
         span.end(at: began.at(refresh.duration))
     }
 
+    /// Makes a `wiring.reload` span, each problem a `wiring.failure` event.
     public func containerReloaded(_ reload: ReloadEvent) {
         let began = TracingClock(reload.began)
         let span = InstrumentationSystem.tracer.startSpan("wiring.reload", context: Self.currentContext, at: began.at(.zero))

@@ -61,6 +61,7 @@ public enum ContainerLifecycleError: Error, CustomStringConvertible {
     /// The application booted or shut down through Vapor's synchronous API.
     case synchronousLifecycle
 
+    /// What went wrong and what to call instead.
     public var description: String {
         switch self {
         case .synchronousLifecycle:

@@ -9,9 +9,11 @@ It reads the modules already built (no build of its own): `Wiring`, `WiringComma
 products from `.build-examples` (the examples build them with their traits on). Each module's
 symbol graph comes from `swift symbolgraph-extract`; a listing has one line per public
 declaration (its kind, its path, its declaration), sorted, so that a change to the surface is a
-reviewed change to the listing. Members the compiler synthesizes (a protocol extension's
-defaults) are left out; a declaration that implements a documented protocol requirement has
-that requirement's doc comment.
+reviewed change to the listing. Members the compiler synthesizes (another module's protocol
+extension's defaults) are left out. Every declaration written in the source has a doc comment
+of its own, a protocol requirement's implementation too (what it does in that type); only what
+the compiler declares implicitly (a synthesized `init(from:)` or `init(rawValue:)`, which has
+no place in a file) has none.
 """
 import json
 import os
@@ -64,7 +66,7 @@ def symbol_graphs(module, scratch, target, output):
     if not os.path.exists(os.path.join(modules, module + ".swiftmodule")):
         sys.exit(f"api: {module} is not built in {scratch}: run README's `swift test` and the examples' builds first")
     command = ["swift", "symbolgraph-extract", "-module-name", module, "-target", target, "-I", modules,
-               "-minimum-access-level", "public", "-output-dir", output] + clang_arguments(scratch, target)
+               "-minimum-access-level", "public", "-skip-inherited-docs", "-output-dir", output] + clang_arguments(scratch, target)
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"api: symbolgraph-extract failed for {module}:\n{result.stderr}")
@@ -72,7 +74,7 @@ def symbol_graphs(module, scratch, target, output):
 
 
 def surface(module, scratch, target):
-    """The module's listing lines and the paths of its symbols with no doc comment."""
+    """The module's listing lines and the paths of its written symbols with no doc comment."""
     lines, undocumented = [], []
     with tempfile.TemporaryDirectory() as output:
         for name in symbol_graphs(module, scratch, target, output):
@@ -88,7 +90,8 @@ def surface(module, scratch, target):
                 kind = symbol["kind"]["identifier"].removeprefix("swift.")
                 declaration = "".join(fragment["spelling"] for fragment in symbol.get("declarationFragments", []))
                 lines.append(f"{kind} {path}: {' '.join(declaration.split())}")
-                if not (symbol.get("docComment") or {}).get("lines"):
+                written = "location" in symbol
+                if written and not (symbol.get("docComment") or {}).get("lines"):
                     undocumented.append(f"{kind} {path}")
     return sorted(set(lines)), sorted(set(undocumented))
 

@@ -53,20 +53,32 @@ public protocol ContainerObserver: Sendable {
     ) async throws(E) -> R
 }
 
+/// What an observer that leaves a requirement out does: nothing, and it runs the work it is
+/// handed as it is.
 extension ContainerObserver {
+    /// Does nothing.
     public func containerBuilt(_ build: BuildEvent) {}
+    /// Does nothing.
     public func containerStarted(_ report: StartupReport) {}
+    /// Does nothing.
     public func containerShutDown(_ report: ShutdownReport) {}
+    /// Does nothing.
     public func containerRefreshed(_ refresh: RefreshEvent) {}
+    /// Does nothing.
     public func containerReloaded(_ reload: ReloadEvent) {}
+    /// Does nothing.
     public func scopeOpened() {}
+    /// Does nothing.
     public func scopeEnded() {}
+    /// Runs the start.
     public nonisolated(nonsending) func observingStart<E: Error>(
         _ body: nonisolated(nonsending) () async throws(E) -> Void
     ) async throws(E) {
         try await body()
     }
+    /// Runs the build.
     public func observingBuild<R, E: Error>(_ build: BuildStart, _ body: () throws(E) -> R) throws(E) -> R { try body() }
+    /// Runs the build.
     public nonisolated(nonsending) func observingBuild<R, E: Error>(
         _ build: BuildStart, _ body: nonisolated(nonsending) () async throws(E) -> R
     ) async throws(E) -> R {

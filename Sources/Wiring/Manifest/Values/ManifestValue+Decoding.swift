@@ -70,7 +70,9 @@ extension ManifestMap {
 }
 
 extension String: ManifestDecodable {
+    /// How errors name what this type reads.
     public static var manifestTypeDescription: String { "a string" }
+    /// Reads a string; anything else is a ``ManifestError`` at the value's position.
     public init(manifestValue value: ManifestValue) throws(ManifestError) {
         guard case .string(let text) = value.kind else { throw value.mismatch(Self.self) }
         self = text
@@ -78,7 +80,10 @@ extension String: ManifestDecodable {
 }
 
 extension Int: ManifestDecodable {
+    /// How errors name what this type reads.
     public static var manifestTypeDescription: String { "an integer" }
+    /// Reads an integer, or an interpolated string that parses as one; anything else is a
+    /// ``ManifestError`` at the value's position.
     public init(manifestValue value: ManifestValue) throws(ManifestError) {
         if case .int(let number) = value.kind {
             self = number
@@ -91,7 +96,10 @@ extension Int: ManifestDecodable {
 }
 
 extension Double: ManifestDecodable {
+    /// How errors name what this type reads.
     public static var manifestTypeDescription: String { "a number" }
+    /// Reads a number, or an interpolated string that parses as one; anything else is a ``ManifestError``
+    /// at the value's position.
     public init(manifestValue value: ManifestValue) throws(ManifestError) {
         switch value.kind {
         case .double(let number): self = number
@@ -106,7 +114,10 @@ extension Double: ManifestDecodable {
 }
 
 extension Bool: ManifestDecodable {
+    /// How errors name what this type reads.
     public static var manifestTypeDescription: String { "a boolean" }
+    /// Reads `true` or `false`, or an interpolated string that is one; anything else is a
+    /// ``ManifestError`` at the value's position.
     public init(manifestValue value: ManifestValue) throws(ManifestError) {
         if case .bool(let flag) = value.kind {
             self = flag
@@ -123,7 +134,10 @@ extension Duration: ManifestDecodable {
     /// far below what would overflow.
     package static let manifestMaximumSeconds: Double = 100 * 365.25 * 86400
 
+    /// How errors name what this type reads.
     public static var manifestTypeDescription: String { "a duration (seconds, or text like 500ms, 30s, 5m, 2h, 1d; at most 100 years)" }
+    /// Reads seconds as a number, or text such as `500ms`, `30s`, `5m`, `2h`, `1d`; anything else is a
+    /// ``ManifestError`` at the value's position.
     public init(manifestValue value: ManifestValue) throws(ManifestError) {
         let seconds: Double
         switch value.kind {
@@ -185,12 +199,17 @@ extension Duration: ManifestDecodable {
 }
 
 extension ManifestValue: ManifestDecodable {
+    /// How errors name what this type reads.
     public static var manifestTypeDescription: String { "any value" }
+    /// The value itself, as written.
     public init(manifestValue value: ManifestValue) throws(ManifestError) { self = value }
 }
 
 extension Array: ManifestDecodable where Element: ManifestDecodable {
+    /// How errors name what this type reads.
     public static var manifestTypeDescription: String { "a list of \(Element.manifestTypeDescription)" }
+    /// Reads a list, each element read as an `Element`; anything else is a ``ManifestError`` at the
+    /// value's position.
     public init(manifestValue value: ManifestValue) throws(ManifestError) {
         guard case .list(let values) = value.kind else { throw value.mismatch(Self.self) }
         self = []
@@ -200,7 +219,10 @@ extension Array: ManifestDecodable where Element: ManifestDecodable {
 }
 
 extension Dictionary: ManifestDecodable where Key == String, Value: ManifestDecodable {
+    /// How errors name what this type reads.
     public static var manifestTypeDescription: String { "a mapping of \(Value.manifestTypeDescription)" }
+    /// Reads a mapping, each value read as a `Value`; anything else is a ``ManifestError`` at the value's
+    /// position.
     public init(manifestValue value: ManifestValue) throws(ManifestError) {
         guard case .map(let map) = value.kind else { throw value.mismatch(Self.self) }
         self = [:]
@@ -218,7 +240,9 @@ extension Optional: OptionalManifestDecodable {
 }
 
 extension Optional: ManifestDecodable where Wrapped: ManifestDecodable {
+    /// How errors name what this type reads.
     public static var manifestTypeDescription: String { Wrapped.manifestTypeDescription + " or null" }
+    /// Reads `null` as `nil`, anything else as a `Wrapped`.
     public init(manifestValue value: ManifestValue) throws(ManifestError) {
         if case .null = value.kind {
             self = nil
