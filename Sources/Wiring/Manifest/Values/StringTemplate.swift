@@ -11,9 +11,12 @@
 ///
 /// A `$` followed by anything else is kept as it is. When a whole value is one `$(name)`, the
 /// parameter's value is used with its kind (a number stays a number).
+///
+/// A factory never sees one: the values it reads are filled in. What a template reads is the
+/// loader's business; its text is all the public view has.
 public struct StringTemplate: Sendable, Hashable {
     /// A piece of a template.
-    public enum Part: Sendable, Hashable {
+    package enum Part: Sendable, Hashable {
         /// Text kept as written.
         case literal(String)
         /// `${name}` or `${name:-fallback}`.
@@ -23,17 +26,17 @@ public struct StringTemplate: Sendable, Hashable {
     }
 
     /// The pieces, in order.
-    public let parts: [Part]
+    package let parts: [Part]
     /// The text as written.
     public let source: String
 
     /// The environment variables it reads.
-    public var environmentVariables: [String] {
+    package var environmentVariables: [String] {
         parts.compactMap { if case .environment(let name, _) = $0 { name } else { nil } }
     }
 
     /// The parameters it reads.
-    public var parameters: [String] {
+    package var parameters: [String] {
         parts.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
     }
 
