@@ -159,6 +159,7 @@ package struct ValidateOptions: ParsableArguments {
             warnings: all.filter { $0.severity == .warning }.count)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Strings, integers and optionals only: JSONEncoder cannot fail on them.
         if let data = try? encoder.encode(output) { print(String(decoding: data, as: UTF8.self)) }
     }
 }
