@@ -61,9 +61,8 @@ extension Container {
         // Each form exists for a service named by its type and by its key: a plain closure, an
         // asynchronous one, one isolated to a global actor (`{ @MainActor r in … }`, run as the
         // asynchronous form runs it), each also with the service's typed `args`, and an instance.
-        // A plain closure's form has a `column:` parameter, never read: without it, it and the
-        // isolated form would be the same declaration to Swift, and a plain closure would be
-        // ambiguous between them.
+        // The isolated forms alone have no `column:`: with the same parameters as the plain form
+        // they would be the same declaration to Swift, so they are placed at column 1 of their line.
 
         /// Replaces the service resolved as `type` (with `name`, one of its named variants) with
         /// what `make` builds.
@@ -75,24 +74,24 @@ extension Container {
         ///   - fileID: Where the override is written; leave the default. Mistakes are reported
         ///     at this place.
         ///   - line: Leave the default.
-        ///   - column: Leave the default: it makes Swift pick this overload for a plain closure.
+        ///   - column: Leave the default.
         ///   - make: Builds the instance, in the child: its `r.resolve` sees the child's overrides.
         public func override<T>(
             _ type: T.Type, name: String? = nil, decorated: Bool = true,
             fileID: String = #fileID, line: Int = #line, column: Int = #column,
             _ make: @escaping @Sendable (FactoryContext) throws -> T
         ) {
-            replace(.type(type), name: name, decorated: decorated, with: .synchronous(make, at: at(fileID, line)))
+            replace(.type(type), name: name, decorated: decorated, with: .synchronous(make, at: at(fileID, line, column)))
         }
 
         /// Replaces the service resolved as `type` with what the asynchronous (or actor-isolated)
         /// `make` builds: the child then resolves it with `await`.
         public func override<T>(
             _ type: T.Type, name: String? = nil, decorated: Bool = true,
-            fileID: String = #fileID, line: Int = #line,
+            fileID: String = #fileID, line: Int = #line, column: Int = #column,
             _ make: @escaping @isolated(any) @Sendable (FactoryContext) async throws -> sending T
         ) {
-            replace(.type(type), name: name, decorated: decorated, with: .asynchronous(make, at: at(fileID, line)))
+            replace(.type(type), name: name, decorated: decorated, with: .asynchronous(make, at: at(fileID, line, column)))
         }
 
         /// Replaces the service resolved as `type` with what `make`, isolated to a global actor
@@ -102,11 +101,11 @@ extension Container {
             fileID: String = #fileID, line: Int = #line,
             _ make: @escaping @isolated(any) @Sendable (FactoryContext) throws -> sending T
         ) {
-            override(type, name: name, decorated: decorated, fileID: fileID, line: line, Self.asynchronous(make))
+            override(type, name: name, decorated: decorated, fileID: fileID, line: line, column: 1, Self.asynchronous(make))
         }
 
         /// Replaces the service resolved as `type` with what `make` builds from the service's
-        /// `args`, read as `A` as a typed factory reads them (see ``FactoryRegistry/factory(_:args:overriding:fileID:line:column:_:)``).
+        /// `args`, read as `A` as a typed factory reads them (see ``FactoryRegistry/factory(_:args:overriding:fileID:line:column:_:)-2rvyo``).
         ///
         /// ```swift
         /// overrides.override(Pool.self, args: PoolArgs.self) { _, args in FakePool(size: args.size) }
@@ -120,17 +119,17 @@ extension Container {
             fileID: String = #fileID, line: Int = #line, column: Int = #column,
             _ make: @escaping @Sendable (FactoryContext, A) throws -> T
         ) {
-            replace(.type(type), name: name, decorated: decorated, with: .typed(make, at: at(fileID, line)))
+            replace(.type(type), name: name, decorated: decorated, with: .typed(make, at: at(fileID, line, column)))
         }
 
         /// Replaces the service resolved as `type` with what the asynchronous `make` builds from
         /// the service's `args`, read as `A`; its `@Reference` fields are awaited first.
         public func override<A: Decodable & Sendable, T>(
             _ type: T.Type, name: String? = nil, args: A.Type, decorated: Bool = true,
-            fileID: String = #fileID, line: Int = #line,
+            fileID: String = #fileID, line: Int = #line, column: Int = #column,
             _ make: @escaping @isolated(any) @Sendable (FactoryContext, A) async throws -> sending T
         ) {
-            replace(.type(type), name: name, decorated: decorated, with: .typed(make, at: at(fileID, line)))
+            replace(.type(type), name: name, decorated: decorated, with: .typed(make, at: at(fileID, line, column)))
         }
 
         /// Replaces the service resolved as `type` with what `make`, isolated to a global actor,
@@ -140,7 +139,7 @@ extension Container {
             fileID: String = #fileID, line: Int = #line,
             _ make: @escaping @isolated(any) @Sendable (FactoryContext, A) throws -> sending T
         ) {
-            override(type, name: name, args: args, decorated: decorated, fileID: fileID, line: line, Self.asynchronous(make))
+            override(type, name: name, args: args, decorated: decorated, fileID: fileID, line: line, column: 1, Self.asynchronous(make))
         }
 
         /// Replaces the service resolved as `type` with `instance`, which every resolve through
@@ -159,16 +158,16 @@ extension Container {
             fileID: String = #fileID, line: Int = #line, column: Int = #column,
             _ make: @escaping @Sendable (FactoryContext) throws -> T
         ) {
-            replace(.key(key), name: name, decorated: decorated, with: .synchronous(make, at: at(fileID, line)))
+            replace(.key(key), name: name, decorated: decorated, with: .synchronous(make, at: at(fileID, line, column)))
         }
 
         /// Replaces the service declared under `key` with what the asynchronous `make` builds.
         public func override<T>(
             key: String, name: String? = nil, decorated: Bool = true,
-            fileID: String = #fileID, line: Int = #line,
+            fileID: String = #fileID, line: Int = #line, column: Int = #column,
             _ make: @escaping @isolated(any) @Sendable (FactoryContext) async throws -> sending T
         ) {
-            replace(.key(key), name: name, decorated: decorated, with: .asynchronous(make, at: at(fileID, line)))
+            replace(.key(key), name: name, decorated: decorated, with: .asynchronous(make, at: at(fileID, line, column)))
         }
 
         /// Replaces the service declared under `key` with what the actor-isolated `make` builds.
@@ -177,7 +176,7 @@ extension Container {
             fileID: String = #fileID, line: Int = #line,
             _ make: @escaping @isolated(any) @Sendable (FactoryContext) throws -> sending T
         ) {
-            override(key: key, name: name, decorated: decorated, fileID: fileID, line: line, Self.asynchronous(make))
+            override(key: key, name: name, decorated: decorated, fileID: fileID, line: line, column: 1, Self.asynchronous(make))
         }
 
         /// Replaces the service declared under `key` with what `make` builds from its `args`,
@@ -187,17 +186,17 @@ extension Container {
             fileID: String = #fileID, line: Int = #line, column: Int = #column,
             _ make: @escaping @Sendable (FactoryContext, A) throws -> T
         ) {
-            replace(.key(key), name: name, decorated: decorated, with: .typed(make, at: at(fileID, line)))
+            replace(.key(key), name: name, decorated: decorated, with: .typed(make, at: at(fileID, line, column)))
         }
 
         /// Replaces the service declared under `key` with what the asynchronous `make` builds
         /// from its `args`, read as `A`.
         public func override<A: Decodable & Sendable, T>(
             key: String, name: String? = nil, args: A.Type, decorated: Bool = true,
-            fileID: String = #fileID, line: Int = #line,
+            fileID: String = #fileID, line: Int = #line, column: Int = #column,
             _ make: @escaping @isolated(any) @Sendable (FactoryContext, A) async throws -> sending T
         ) {
-            replace(.key(key), name: name, decorated: decorated, with: .typed(make, at: at(fileID, line)))
+            replace(.key(key), name: name, decorated: decorated, with: .typed(make, at: at(fileID, line, column)))
         }
 
         /// Replaces the service declared under `key` with what the actor-isolated `make` builds
@@ -207,7 +206,7 @@ extension Container {
             fileID: String = #fileID, line: Int = #line,
             _ make: @escaping @isolated(any) @Sendable (FactoryContext, A) throws -> sending T
         ) {
-            override(key: key, name: name, args: args, decorated: decorated, fileID: fileID, line: line, Self.asynchronous(make))
+            override(key: key, name: name, args: args, decorated: decorated, fileID: fileID, line: line, column: 1, Self.asynchronous(make))
         }
 
         /// Replaces the service declared under `key` with `instance`.
@@ -247,16 +246,16 @@ extension Container {
             fileID: String = #fileID, line: Int = #line, column: Int = #column,
             _ make: @escaping @Sendable (FactoryContext) throws -> T
         ) {
-            append(.type(type), name: nil, .add(.synchronous(make, at: at(fileID, line)), scope: scope), at(fileID, line))
+            append(.type(type), name: nil, .add(.synchronous(make, at: at(fileID, line, column)), scope: scope), at(fileID, line, column))
         }
 
         /// Adds a service the manifest does not declare, built by the asynchronous `make`.
         public func add<T>(
             _ type: T.Type, scope: Scope = .singleton,
-            fileID: String = #fileID, line: Int = #line,
+            fileID: String = #fileID, line: Int = #line, column: Int = #column,
             _ make: @escaping @isolated(any) @Sendable (FactoryContext) async throws -> sending T
         ) {
-            append(.type(type), name: nil, .add(.asynchronous(make, at: at(fileID, line)), scope: scope), at(fileID, line))
+            append(.type(type), name: nil, .add(.asynchronous(make, at: at(fileID, line, column)), scope: scope), at(fileID, line, column))
         }
 
         /// Adds a service the manifest does not declare, built by the actor-isolated `make`.
@@ -265,7 +264,7 @@ extension Container {
             fileID: String = #fileID, line: Int = #line,
             _ make: @escaping @isolated(any) @Sendable (FactoryContext) throws -> sending T
         ) {
-            add(type, scope: scope, fileID: fileID, line: line, Self.asynchronous(make))
+            add(type, scope: scope, fileID: fileID, line: line, column: 1, Self.asynchronous(make))
         }
 
         // MARK: - Recording
@@ -278,8 +277,8 @@ extension Container {
             changes.append(Change(subject: subject, name: name, kind: kind, location: location))
         }
 
-        private func at(_ fileID: String, _ line: Int) -> SourceLocation {
-            SourceLocation(file: fileID, line: line, column: 1)
+        private func at(_ fileID: String, _ line: Int, _ column: Int = 1) -> SourceLocation {
+            SourceLocation(file: fileID, line: line, column: column)
         }
 
         /// An actor-isolated synchronous factory as the asynchronous one it runs as (awaited,

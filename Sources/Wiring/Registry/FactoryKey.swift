@@ -1,5 +1,5 @@
 /// A factory key: the name a manifest gives in `factory:` and Swift code registers with
-/// ``FactoryRegistry/factory(_:overriding:fileID:line:column:_:)``.
+/// ``FactoryRegistry/factory(_:overriding:fileID:line:column:_:)-7b1qk``.
 ///
 /// The `WiringValidate` build plugin generates, for a target, an enum of the keys its manifests
 /// name, so that registering through the constants makes a misspelt key a compile error:

@@ -67,8 +67,7 @@ public final class FactoryRegistry: Sendable {
     ///   - fileID: Where the registration is written; leave the default. Duplicate and unused
     ///     registrations are reported at this place.
     ///   - line: The line of the registration; leave the default.
-    ///   - column: Leave the default. Not recorded: it is the parameter that makes Swift pick this
-    ///     overload for a plain closure and the isolated one for `{ @MainActor r in … }`.
+    ///   - column: The column of the registration; leave the default.
     ///   - make: Builds an instance; it reads its arguments and dependencies from the context.
     /// - Returns: The registration, to add a shutdown hook to.
     @inlinable @discardableResult
@@ -80,16 +79,15 @@ public final class FactoryRegistry: Sendable {
         // Made `Any` here, in the caller's module, where `T` is known: the closure between the
         // container and the factory is then specialized, and a build no longer boxes its
         // instance through `T`'s value witnesses (about 25 instructions a build).
-        registerSynchronous(key, overriding: overriding, fileID: fileID, line: line) { try make($0) }
+        registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column)) { try make($0) }
     }
 
     /// Registers `make`, a synchronous factory of `T`s that returns them as `Any`.
     @usableFromInline
     func registerSynchronous<T>(
-        _ key: String, overriding: Bool, fileID: String, line: Int, _ make: @escaping @Sendable (FactoryContext) throws -> Any
+        _ key: String, overriding: Bool, at location: SourceLocation, _ make: @escaping @Sendable (FactoryContext) throws -> Any
     ) -> FactoryRegistration<T> {
-        register(key, overriding: overriding, Entry(
-            make: make, makeAsync: nil, shutdown: nil, location: SourceLocation(file: fileID, line: line, column: 1)))
+        register(key, overriding: overriding, Entry(make: make, makeAsync: nil, shutdown: nil, location: location))
     }
 
     /// Registers an asynchronous factory under `key`: one that awaits (a connection, a file,
@@ -104,15 +102,16 @@ public final class FactoryRegistry: Sendable {
     ///   - overriding: Whether this registration knowingly replaces an earlier one.
     ///   - fileID: Where the registration is written; leave the default.
     ///   - line: The line of the registration; leave the default.
+    ///   - column: The column of the registration; leave the default.
     ///   - make: Builds an instance, in the factory's own isolation.
     /// - Returns: The registration, to add a shutdown hook to.
     @discardableResult
     public func factory<T>(
         _ key: String, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line,
+        fileID: String = #fileID, line: Int = #line, column: Int = #column,
         _ make: @escaping @isolated(any) @Sendable (FactoryContext) async throws -> sending T
     ) -> FactoryRegistration<T> {
-        registerAsync(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: 1)) { try await make($0) as Any }
+        registerAsync(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column)) { try await make($0) as Any }
     }
 
     /// Registers a synchronous factory isolated to a global actor (`{ @MainActor r in
@@ -120,8 +119,8 @@ public final class FactoryRegistry: Sendable {
     /// async factory's does.
     ///
     /// Swift picks this overload for a closure with a global actor; a plain closure gets the
-    /// synchronous one. (It has one parameter fewer than that one, which is what makes Swift
-    /// prefer it for isolated closures.)
+    /// synchronous one. This form has no `column:`: with the same parameters as the plain form,
+    /// Swift could not tell the two apart, so its registration is placed at column 1 of its line.
     @discardableResult
     public func factory<T>(
         _ key: String, overriding: Bool = false,

@@ -21,8 +21,9 @@ extension Notebook {
             final class NoteStor: Sendable {}
             let line = #line + 1
             let found = try problems { $0.override(NoteStor.self) { _ in NoteStor() } }
+            // The column is the call's: where its argument list opens, as `#column` gives it.
             #expect(found == [
-                "ChildOverrideCheckTests.swift:\(line):1: error: NoteStor is not declared in the manifest; did you mean 'NoteStore'?; overrides.add adds a service",
+                "ChildOverrideCheckTests.swift:\(line):51: error: NoteStor is not declared in the manifest; did you mean 'NoteStore'?; overrides.add adds a service",
             ])
             let byKey = try problems { $0.override(key: "Clok") { _ in Clock() } }
             #expect(byKey.first?.contains("Clok is not declared in the manifest; did you mean 'Clock'?") == true)

@@ -28,7 +28,7 @@ extension FactoryRegistry {
     ///   - overriding: Whether this registration knowingly replaces an earlier one.
     ///   - fileID: Where the registration is written; leave the default.
     ///   - line: The line of the registration; leave the default.
-    ///   - column: Leave the default: it makes Swift pick this overload for a plain closure.
+    ///   - column: The column of the registration; leave the default.
     ///   - make: Builds an instance from the context and the decoded arguments.
     /// - Returns: The registration, to add a shutdown hook to.
     @discardableResult
@@ -39,7 +39,7 @@ extension FactoryRegistry {
     ) -> FactoryRegistration<T> {
         register(key, overriding: overriding, Entry(
             make: { r in try make(r, try r.typedArguments(A.self)) }, makeAsync: nil, shutdown: nil,
-            location: SourceLocation(file: fileID, line: line, column: 1), arguments: TypedArguments(A.self)))
+            location: SourceLocation(file: fileID, line: line, column: column), arguments: TypedArguments(A.self)))
     }
 
     /// Registers an asynchronous factory under `key` that reads its service's `args` as a
@@ -53,14 +53,14 @@ extension FactoryRegistry {
     /// ```
     ///
     /// The arguments are checked when a container is built, as for the synchronous form
-    /// (``factory(_:args:overriding:fileID:line:column:_:)``).
+    /// (``factory(_:args:overriding:fileID:line:column:_:)-2rvyo``).
     @discardableResult
     public func factory<A: Decodable & Sendable, T>(
         _ key: String, args: A.Type, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line,
+        fileID: String = #fileID, line: Int = #line, column: Int = #column,
         _ make: @escaping @isolated(any) @Sendable (FactoryContext, A) async throws -> sending T
     ) -> FactoryRegistration<T> {
-        registerAsync(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: 1),
+        registerAsync(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
                       arguments: TypedArguments(A.self)) { r in
             let arguments = try await r.typedArgumentsAwaitingReferences(A.self)
             return try await make(r, arguments) as Any
