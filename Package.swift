@@ -1,17 +1,6 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Tests/Fuzz/fuzz.sh sets this: its fuzzer sanitizer links libFuzzer's `main` into every
-// executable the build makes, the plugin's tool too, so that build leaves the plugin out.
-let fuzzBuild = Context.environment["WIRING_FUZZ_BUILD"] != nil
-
-// SwiftPM builds a build-tool plugin's tool for every target of the package graph that applies
-// it, even a target of a dependency that nothing builds. Where Wiring is another package's
-// checkout (SwiftPM's and Xcode's `checkouts/` folders), the example app, which nothing there
-// builds, does not apply the plugin: an app's clean debug build then compiles `Wiring` once, not
-// twice with the command-line tool and swift-argument-parser (29–36 s against 54–61 s on 2 cores).
-let isDependencyCheckout = Context.packageDirectory.contains("/checkouts/")
-
 let package = Package(
     name: "Wiring",
     platforms: [.macOS(.v15)],
@@ -36,7 +25,6 @@ let package = Package(
         // `Observability` package trait.
         .library(name: "WiringObservability", targets: ["WiringObservability"]),
         .executable(name: "wiring", targets: ["WiringCLI"]),
-        .executable(name: "wiring-example", targets: ["WiringExample"]),
         // Validates a target's manifests on every build and generates its factory keys.
         .plugin(name: "WiringValidate", targets: ["WiringValidate"]),
         // `swift package wiring validate|explain|graph …`.
@@ -129,6 +117,10 @@ let package = Package(
             name: "WiringPluginTool",
             dependencies: ["WiringCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // No target of this package applies it: SwiftPM builds a build-tool plugin's tool for
+        // every target in the graph that applies it, even one of a dependency that nothing
+        // builds, so a client would pay for the tool. The example app that uses it is a package
+        // of its own, Examples/NotesApp.
         .plugin(
             name: "WiringValidate",
             capability: .buildTool(),
@@ -141,18 +133,6 @@ let package = Package(
                 intent: .custom(verb: "wiring", description: "Validate, explain or graph the package's Wiring manifests.")),
             dependencies: ["WiringPluginTool"],
             path: "Sources/WiringCommandPlugin"
-        ),
-        // The example app: a notes tool wired by config-examples/ (README's main command).
-        .executableTarget(
-            name: "WiringExample",
-            dependencies: [
-                "Wiring", "WiringCommands",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            // wiring-plugin.json points the plugin at config-examples/ and at the app's catalog
-            // (`wiring-example catalog > Sources/WiringExample/factories.json`).
-            exclude: ["wiring-plugin.json", "factories.json"],
-            plugins: fuzzBuild || isDependencyCheckout ? [] : ["WiringValidate"]
         ),
         // The libFuzzer target for the reader and the loader: Tests/Fuzz/fuzz.sh builds and runs it.
         .executableTarget(name: "WiringFuzz", dependencies: ["Wiring", "WiringCommands"], path: "Tests/Fuzz", exclude: ["fuzz.sh", "lsan.supp", "seeds"]),
@@ -170,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "WiringTests",
             dependencies: [
-                "Wiring", "WiringCommands", "WiringCLI", "ContextProbe", "EmbeddedTool", "WiringExample", "WiringTesting",
+                "Wiring", "WiringCommands", "WiringCLI", "ContextProbe", "EmbeddedTool", "WiringTesting",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures", "Commands/validate_with_schema.py"]

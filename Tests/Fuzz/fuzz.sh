@@ -12,8 +12,6 @@ cd "$(dirname "$0")/../.."
 seconds="${1:-60}"
 shift || true
 
-# Package.swift leaves the build plugin out of this build (its tool cannot link with libFuzzer).
-export WIRING_FUZZ_BUILD=1
 flags=(--product WiringFuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address
        -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp)
 swift build "${flags[@]}" 2>&1 | grep -E "error:" && exit 1

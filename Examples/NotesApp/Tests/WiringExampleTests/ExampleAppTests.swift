@@ -4,12 +4,12 @@ import Testing
 /// The example app, run as users run it, in several environments.
 @Suite("wiring-example (binary)")
 struct ExampleAppTests {
-    func example(_ arguments: [String], environment: [String: String]) throws -> BinaryRunner.Output {
-        try BinaryRunner.run("wiring-example", arguments, environment: environment)
+    func example(_ arguments: [String], environment: [String: String]) throws -> ExampleRun {
+        try ExampleRun.run(arguments, environment: environment)
     }
 
     func temporaryFolder() throws -> String {
-        try TestSupport.temporaryFolder().path
+        try ExampleRun.temporaryFolder()
     }
 
     @Test func byDefaultNotesAreFilesAndSavesAreAudited() throws {
@@ -51,8 +51,8 @@ struct ExampleAppTests {
     @Test func theCommittedCatalogIsTheAppsOwn() throws {
         // The build plugin checks config-examples/ against it (wiring-plugin.json names it).
         let output = try example(["catalog"], environment: [:])
-        let committed = try String(contentsOfFile: TestSupport.packageRoot + "/Sources/WiringExample/factories.json", encoding: .utf8)
-        #expect(output.stdout == committed, "stale: run swift run wiring-example catalog > Sources/WiringExample/factories.json")
+        let committed = try String(contentsOfFile: ExampleRun.repositoryRoot + "/Examples/NotesApp/Sources/WiringExample/factories.json", encoding: .utf8)
+        #expect(output.stdout == committed, "stale: run swift run --package-path Examples/NotesApp wiring-example catalog > Examples/NotesApp/Sources/WiringExample/factories.json")
     }
 
     @Test func theTestContextKeepsNotesInMemoryWithAFixedClock() throws {

@@ -39,8 +39,8 @@ enum ExampleApp {
     /// As the app runs with no context, its files in a folder of the tests'.
     static let container: Container = {
         do {
-            let folder = try TestSupport.temporaryFolder().path
-            return try Container(manifest: TestSupport.packageRoot + "/config-examples/services.yaml", registry: NotesRegistry.makeRegistry(),
+            let folder = try ExampleRun.temporaryFolder()
+            return try Container(manifest: ExampleRun.repositoryRoot + "/config-examples/services.yaml", registry: NotesRegistry.makeRegistry(),
                                  contexts: .none, options: .init(environment: ["NOTES_DIR": folder]))
         } catch {
             fatalError("\(error)")
