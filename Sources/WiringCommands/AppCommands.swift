@@ -124,7 +124,8 @@ public struct AppGraphCommand<App: WiringApp>: AsyncParsableCommand {
     public func run() async throws {
         do {
             let loaded = try ManifestLoader().load(options.path)
-            let manifest = try loaded.applying(contexts: options.contexts)
+            var manifest = try loaded.applying(contexts: options.contexts)
+            manifest.autowired = App.makeRegistry().autowiredDependencies
             var resolved: [ResolvedEdge] = []
             if instantiate {
                 var recording = Container.Options()

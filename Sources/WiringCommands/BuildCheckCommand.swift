@@ -43,20 +43,24 @@ package struct BuildCheckCommand: AsyncParsableCommand {
         var configuration = PluginConfiguration()
         var paths = manifests
         var arguments: [String: ArgumentSchema] = [:]
+        var autowired: [String: [AutowiredDependency]] = [:]
         if let config {
             do {
                 configuration = try PluginConfiguration(contentsOf: config)
                 let folder = URL(fileURLWithPath: config).deletingLastPathComponent()
                 paths += configuration.manifests.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL.path }
                 if let catalog = configuration.catalog {
-                    arguments = try FactoryCatalog(contentsOf: URL(fileURLWithPath: catalog, relativeTo: folder).standardizedFileURL.path).arguments
+                    let read = try FactoryCatalog(contentsOf: URL(fileURLWithPath: catalog, relativeTo: folder).standardizedFileURL.path)
+                    arguments = read.arguments
+                    autowired = read.autowiredDependencies
                 }
             } catch {
                 diagnostics += error.diagnostics
             }
         }
         let loader = ManifestLoader()
-        let options = ValidationOptions(contexts: configuration.contexts, eachContext: true, argumentSchemas: arguments)
+        var options = ValidationOptions(contexts: configuration.contexts, eachContext: true, argumentSchemas: arguments)
+        options.autowired = autowired
         let roots = ManifestRoots.roots(among: paths) { loader.validate($0, options: options) }
         var uses: [Manifest.FactoryKeyUse] = []
         for root in roots {

@@ -32,6 +32,10 @@ package struct ExplainCommand: ParsableCommand {
     @Option(name: .customLong("context"), help: "Apply this context first (repeat for several, in order).")
     package var contexts: [String] = []
 
+    /// An app's catalog, whose autowired factories' dependencies are shown.
+    @Option(help: "The app's factory catalog (its `catalog` command's JSON): autowired factories' dependencies are shown too.")
+    package var catalog: String?
+
     /// Whether to show environment and secret values.
     @Flag(help: "Show values read from the environment or tagged !secret instead of <redacted>.")
     package var showValues = false
@@ -43,7 +47,8 @@ package struct ExplainCommand: ParsableCommand {
     package func run() throws {
         let environment = ProcessInfo.processInfo.environment
         do {
-            let manifest = try ManifestLoader(environment: environment).load(path).applying(contexts: contexts)
+            var manifest = try ManifestLoader(environment: environment).load(path).applying(contexts: contexts)
+            if let catalog { manifest.autowired = try FactoryCatalog(contentsOf: catalog).autowiredDependencies }
             print(try manifest.explain(service, environment: environment, showingValues: showValues))
         } catch {
             for diagnostic in error.diagnostics { print(diagnostic.formatted()) }

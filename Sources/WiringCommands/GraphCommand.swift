@@ -28,7 +28,8 @@ package struct GraphCommand: ParsableCommand {
     /// Prints the graph, or the problems that stop it.
     package func run() throws {
         do {
-            let manifest = try ManifestLoader().load(options.path).applying(contexts: options.contexts)
+            var manifest = try ManifestLoader().load(options.path).applying(contexts: options.contexts)
+            if let catalog = options.catalog { manifest.autowired = try FactoryCatalog(contentsOf: catalog).autowiredDependencies }
             print(manifest.graph(format: options.format))
         } catch {
             for diagnostic in error.diagnostics { print(diagnostic.formatted()) }
@@ -50,6 +51,10 @@ package struct GraphOptions: ParsableArguments {
     /// The output format.
     @Option(help: "dot or mermaid.")
     package var format: GraphFormat = .dot
+
+    /// An app's catalog, whose autowired factories' dependencies are drawn.
+    @Option(help: "The app's factory catalog (its `catalog` command's JSON): autowired factories' dependencies are drawn too.")
+    package var catalog: String?
 
     /// Creates options; ArgumentParser fills them in.
     package init() {}

@@ -68,12 +68,14 @@ package struct ValidateOptions: ParsableArguments {
              extraReading: ((Manifest, (any ConfigurationSource)?) async -> [Diagnostic])?) async throws {
         var keys = factoryKeys
         var schemas: [String: ArgumentSchema] = [:]
+        var autowired = registry?.autowiredDependencies ?? [:]
         var reports: [Report] = []
         if let catalog {
             do {
                 let read = try FactoryCatalog(contentsOf: catalog)
                 keys = (keys ?? []).union(read.factories)
                 schemas = read.arguments
+                autowired.merge(read.autowiredDependencies) { fromRegistry, _ in fromRegistry }
             } catch {
                 reports.append(Report(path: catalog, manifest: nil, diagnostics: error.diagnostics, contextNames: []))
             }
@@ -89,6 +91,7 @@ package struct ValidateOptions: ParsableArguments {
         var options = ValidationOptions(contexts: contexts, eachContext: allContexts || contexts.isEmpty, factoryKeys: keys,
                                         argumentSchemas: schemas)
         options.argumentRegistry = registry
+        options.autowired = autowired
         let validate = { (path: String) in loader.validate(path, options: options) }
         let roots = rootsOnly ? ManifestRoots.roots(among: paths, validate: validate) : nil
         if reports.isEmpty {

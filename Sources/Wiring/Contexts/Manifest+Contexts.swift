@@ -95,6 +95,7 @@ extension Manifest {
             parameterIndex: parameterIndex, contextIndex: contextIndex)
         applied.appliedContexts = appliedContexts + names
         applied.switchedOff = switchedOff
+        applied.autowired = autowired
         return applied
     }
 

@@ -7,8 +7,11 @@ package struct DeclaredReference: Sendable {
     let ownerIndex: Int
     /// The owner's named variant, when the reference is in a variant's args.
     package let ownerName: String?
-    /// The argument, as a path: `store`, `stores[1]`, `db.replica`.
+    /// The argument, as a path: `store`, `stores[1]`, `db.replica`; for an autowired
+    /// factory's parameter, the type it resolves.
     package let argument: String
+    /// Whether the reference is an autowired factory's parameter, not written in the args.
+    package let isAutowired: Bool
     /// What it refers to.
     package let target: Target
 
@@ -35,7 +38,8 @@ extension Manifest {
     package var declaredReferences: [DeclaredReference] {
         var found: [DeclaredReference] = []
         forEachDeclaredReference { owner, name, target, argument in
-            found.append(DeclaredReference(owner: services[owner].key, ownerIndex: owner, ownerName: name, argument: argument.description, target: target))
+            found.append(DeclaredReference(owner: services[owner].key, ownerIndex: owner, ownerName: name, argument: argument.description,
+                                           isAutowired: argument.isAutowired, target: target))
         }
         return found
     }
@@ -48,14 +52,47 @@ extension Manifest {
     func forEachDeclaredReference(
         _ body: (_ owner: Int, _ name: String?, _ target: DeclaredReference.Target, _ argument: ArgumentPath) -> Void
     ) {
+        let types = autowired.isEmpty ? nil : AutowiredTargets(services: services)
         for (index, service) in services.enumerated() {
             if let args = service.args, args.mayHoldServiceReferences {
                 args.forEachServiceReference { path, target in body(index, nil, target, path) }
             }
+            if let types, service.hasFactory, let dependencies = autowired[service.factoryKey] {
+                types.forEach(dependencies, at: service.factory?.location ?? service.location) { body(index, nil, $0, $1) }
+            }
             for variant in service.names {
+                if let types, let factory = variant.factory, let dependencies = autowired[factory.value] {
+                    types.forEach(dependencies, at: factory.location) { body(index, variant.name, $0, $1) }
+                }
                 guard let args = variant.args, args.mayHoldServiceReferences else { continue }
                 args.forEachServiceReference { path, target in body(index, variant.name, target, path) }
             }
+        }
+    }
+}
+
+/// The service each type an autowired factory's parameter names resolves to, as a container
+/// resolves it: the service with that key, or the one that `implements` it without a name.
+struct AutowiredTargets {
+    private var services: [String: String] = [:]
+
+    init(services definitions: [ServiceDefinition]) {
+        for service in definitions {
+            for entry in service.implements where entry.name == nil { services[entry.type] = service.key }
+        }
+        for service in definitions { services[service.key] = service.key }
+    }
+
+    /// Calls `body` with a reference, written at `location` (the service's factory), for each
+    /// dependency: to its service, or to the type itself when no service provides it, so that
+    /// the checks report it unknown with a did-you-mean. An optional one with no service is
+    /// left out: it resolves to `nil`.
+    func forEach(_ dependencies: [AutowiredDependency], at location: SourceLocation,
+                 _ body: (DeclaredReference.Target, ArgumentPath) -> Void) {
+        for dependency in dependencies {
+            let service = services[dependency.type]
+            if service == nil, dependency.isOptional { continue }
+            body(.service(ServiceReference(service: service ?? dependency.type, at: location)), ArgumentPath(autowired: dependency.type))
         }
     }
 }

@@ -32,6 +32,10 @@ public struct Manifest: Sendable {
     /// Services an applied context switched off (`enabled: false`), with the context and the
     /// place that did it.
     package internal(set) var switchedOff: [String: Located<String>] = [:]
+    /// The dependency types of each autowired factory, by factory key (from the app's registry
+    /// or its catalog): the services whose factory is one of them depend on a service of
+    /// each type, and the reference checks see those edges as they see `!service` ones.
+    package var autowired: [String: [AutowiredDependency]] = [:]
 
     /// Every `$(name)` reference to a parameter, found while decoding.
     let parameterReferences: ParameterReferences

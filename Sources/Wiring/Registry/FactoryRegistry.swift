@@ -37,6 +37,8 @@ public final class FactoryRegistry: Sendable {
         var buildsObject = false
         /// What a factory registered with `args:` reads; `nil` for one that reads `r.arg`.
         package var arguments: TypedArguments?
+        /// The services an autowired factory's parameters resolve; `nil` for a closure.
+        package var autowired: [AutowiredDependency]?
 
         /// Whether calling the factory may suspend.
         var isAsync: Bool { makeAsync != nil }
@@ -85,9 +87,12 @@ public final class FactoryRegistry: Sendable {
     /// Registers `make`, a synchronous factory of `T`s that returns them as `Any`.
     @usableFromInline
     func registerSynchronous<T>(
-        _ key: String, overriding: Bool, at location: SourceLocation, _ make: @escaping @Sendable (FactoryContext) throws -> Any
+        _ key: String, overriding: Bool, at location: SourceLocation, autowired: [AutowiredDependency]? = nil,
+        _ make: @escaping @Sendable (FactoryContext) throws -> Any
     ) -> FactoryRegistration<T> {
-        register(key, overriding: overriding, Entry(make: make, makeAsync: nil, shutdown: nil, location: location))
+        var entry = Entry(make: make, makeAsync: nil, shutdown: nil, location: location)
+        entry.autowired = autowired
+        return register(key, overriding: overriding, entry)
     }
 
     /// Registers an asynchronous factory under `key`: one that awaits (a connection, a file,
@@ -133,12 +138,13 @@ public final class FactoryRegistry: Sendable {
     /// Registers `make`, which already returns its `T` as `Any`: one closure between the
     /// container and the factory, not two.
     func registerAsync<T>(
-        _ key: String, overriding: Bool, at location: SourceLocation,
+        _ key: String, overriding: Bool, at location: SourceLocation, autowired: [AutowiredDependency]? = nil,
         arguments: TypedArguments? = nil, _ make: @escaping @Sendable (FactoryContext) async throws -> Any
     ) -> FactoryRegistration<T> {
-        register(key, overriding: overriding, Entry(
-            make: { context in throw context.awaitRequired() }, makeAsync: make, shutdown: nil, location: location,
-            arguments: arguments))
+        var entry = Entry(make: { context in throw context.awaitRequired() }, makeAsync: make, shutdown: nil, location: location,
+                          arguments: arguments)
+        entry.autowired = autowired
+        return register(key, overriding: overriding, entry)
     }
 
     func register<T>(_ key: String, overriding: Bool, _ entry: Entry) -> FactoryRegistration<T> {

@@ -189,6 +189,9 @@ public final class Container: Sendable {
         ) throws(ManifestError) {
             // An unknown context is reported with everything binding the others finds.
             let (active, unknown) = contexts.chosen(for: loaded)
+            // An autowired factory's parameters are edges of the graph the checks below see.
+            var loaded = loaded
+            loaded.autowired = registry.autowiredDependencies
             manifest = try loaded.applying(contexts: active.map(\.name))
             var values = values
             // A source is asked for each key as the type its typed readers need; `bind` worked

@@ -15,8 +15,9 @@ package import Wiring
 ///
 /// The format: `{"wiring-catalog": 2, "factories": ["console-logger", "pool"], "arguments":
 /// {"pool": {"type": "object", "swiftType": "PoolArgs", "fields": [...]}}}`, each factory
-/// registered with `args:` under `arguments` (see ``ArgumentSchema``). Version 1 catalogs
-/// (keys only) still read.
+/// registered with `args:` under `arguments` (see ``ArgumentSchema``), and each autowired
+/// factory's dependency types under `autowired` (`{"note-service": ["NoteStore", "Clock?"]}`,
+/// `?` for an optional parameter). Version 1 catalogs (keys only) still read.
 package struct FactoryCatalog: Sendable, Codable, Equatable {
     /// The format version: 2 is written; 1 and 2 are read.
     package var version: Int
@@ -24,11 +25,14 @@ package struct FactoryCatalog: Sendable, Codable, Equatable {
     package var factories: [String]
     /// What each factory registered with `args:` reads, by key.
     package var arguments: [String: ArgumentSchema]
+    /// The dependency types of each autowired factory, by key: `["NoteStore", "Clock?"]`.
+    package var autowired: [String: [String]]
 
     private enum CodingKeys: String, CodingKey {
         case version = "wiring-catalog"
         case factories
         case arguments
+        case autowired
     }
 
     /// The catalog format versions this version of Wiring reads.
@@ -37,14 +41,31 @@ package struct FactoryCatalog: Sendable, Codable, Equatable {
     /// A catalog of the keys `registry` holds and of its typed factories' arguments, derived
     /// without running any factory.
     package init(registry: FactoryRegistry) {
-        self.init(factories: registry.keys, arguments: registry.argumentSchemas)
+        self.init(factories: registry.keys, arguments: registry.argumentSchemas,
+                  autowired: registry.autowiredDependencies.mapValues { $0.map(\.description) })
     }
 
-    /// A catalog of the given keys and argument schemas.
-    package init(factories: [String], arguments: [String: ArgumentSchema] = [:]) {
+    /// A catalog of the given keys, argument schemas and autowired factories' dependencies.
+    package init(factories: [String], arguments: [String: ArgumentSchema] = [:], autowired: [String: [String]] = [:]) {
         version = 2
         self.factories = factories.sorted()
         self.arguments = arguments
+        self.autowired = autowired
+    }
+
+    /// The autowired factories' dependencies, read.
+    package var autowiredDependencies: [String: [AutowiredDependency]] {
+        autowired.mapValues { $0.map(AutowiredDependency.init(spelled:)) }
+    }
+
+    /// Writes the catalog; `autowired` only when some factory is autowired, so that the
+    /// catalog of an app without any reads as before.
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(factories, forKey: .factories)
+        try container.encode(arguments, forKey: .arguments)
+        if !autowired.isEmpty { try container.encode(autowired, forKey: .autowired) }
     }
 
     /// Reads a catalog; `arguments` is empty in a version 1 catalog.
@@ -54,6 +75,7 @@ package struct FactoryCatalog: Sendable, Codable, Equatable {
         version = try container.decode(Int.self, forKey: .version)
         factories = try container.decode([String].self, forKey: .factories)
         arguments = try container.decodeIfPresent([String: ArgumentSchema].self, forKey: .arguments) ?? [:]
+        autowired = try container.decodeIfPresent([String: [String]].self, forKey: .autowired) ?? [:]
     }
 
     /// The largest catalog file read, in bytes.

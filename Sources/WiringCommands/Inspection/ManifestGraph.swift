@@ -86,7 +86,7 @@ extension Manifest {
             switch reference.target {
             case .service(let target):
                 if let to = node(target.service, target.name) {
-                    edges.append(Edge(from: from, to: to, label: reference.argument, dashed: false))
+                    edges.append(Edge(from: from, to: to, label: reference.isAutowired ? "autowired" : reference.argument, dashed: false))
                 }
             case .tagged(let tag, _):
                 edges.append(Edge(from: from, to: tagNode(tag), label: reference.argument, dashed: false))

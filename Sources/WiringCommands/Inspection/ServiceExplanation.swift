@@ -128,8 +128,9 @@ extension Manifest {
         let references = declaredReferences
         for reference in references where reference.owner == key {
             let owner = reference.ownerName.map { "names.\($0).args." } ?? "args."
+            let via = reference.isAutowired ? "autowired" : owner + reference.argument
             switch reference.target {
-            case .service(let target): add("depends on", "\(target) (\(owner)\(reference.argument))", target.location)
+            case .service(let target): add("depends on", "\(target) (\(via))", target.location)
             case .tagged(let tag, let location): add("depends on", "tagged \(tag) (\(owner)\(reference.argument))", location)
             }
         }
@@ -141,7 +142,7 @@ extension Manifest {
             }
             guard refersHere else { continue }
             let owner = reference.ownerName.map { "\(reference.owner)[\($0)]" } ?? reference.owner
-            add("depended on by", "\(owner) (\(reference.argument))", reference.location)
+            add("depended on by", "\(owner) (\(reference.isAutowired ? "autowired" : reference.argument))", reference.location)
         }
         addArgs(service.args, prefix: "args.")
         for variant in service.names {

@@ -70,11 +70,11 @@ public struct ManifestLoader: Sendable {
     /// every context checked alone, against the factory keys an app registers.
     public func validate(_ path: String, options: ValidationOptions) -> ManifestValidation {
         finishCheck(read(path), values: values, eachContext: options.eachContext, applying: options.contexts, factoryKeys: options.factoryKeys,
-                    arguments: options.arguments)
+                    autowired: options.autowired, arguments: options.arguments)
     }
 
     /// What reading and assembling the files produced, before the checks that span the
-    /// manifest: ``finishCheck(_:eachContext:applying:factoryKeys:arguments:)`` makes those.
+    /// manifest: ``finishCheck(_:values:eachContext:applying:factoryKeys:autowired:arguments:)`` makes those.
     struct ReadManifest: Sendable {
         /// The manifest as assembled, not yet validated.
         let manifest: Manifest
@@ -106,9 +106,11 @@ public struct ManifestLoader: Sendable {
     /// `values` gives it).
     func finishCheck(
         _ read: ReadManifest, values: ExternalValues, eachContext: Bool, applying contexts: [String] = [],
-        factoryKeys: Set<String>? = nil, arguments checkArguments: (Manifest, ExternalValues) -> [Diagnostic] = { _, _ in [] }
+        factoryKeys: Set<String>? = nil, autowired: [String: [AutowiredDependency]] = [:],
+        arguments checkArguments: (Manifest, ExternalValues) -> [Diagnostic] = { _, _ in [] }
     ) -> ManifestValidation {
-        let manifest = read.manifest
+        var manifest = read.manifest
+        manifest.autowired = autowired
         var diagnostics = read.diagnostics + read.configurationReads.compactMap { $0.problem(in: values) }
         var validator = ManifestValidator(manifest: manifest)
         validator.run()
@@ -184,6 +186,9 @@ public struct ValidationOptions: Sendable {
     /// An app's registry, whose typed factories' arguments are checked as a container checks
     /// them (decoded, without running a factory); `argumentSchemas` for the keys it lacks.
     package var argumentRegistry: FactoryRegistry?
+    /// The dependency types of each autowired factory (from an app's registry or its catalog),
+    /// by factory key: the services they build depend on a service of each type.
+    package var autowired: [String: [AutowiredDependency]] = [:]
 
     /// The argument checks these options ask for.
     var arguments: (Manifest, ExternalValues) -> [Diagnostic] {

@@ -44,7 +44,7 @@ package struct ReferenceChecks {
             targets.append(-1)
             locations.append(target.location)
             // Made only for a message: most references have none.
-            var what: String { "argument '\(argument)' of service '\(checks.manifest.services[owner].key)'" }
+            var what: String { "\(argument.noun) '\(argument)' of service '\(checks.manifest.services[owner].key)'" }
             switch target {
             case .tagged(let tag, let location):
                 let known = tags ?? checks.allTags()
@@ -59,8 +59,11 @@ package struct ReferenceChecks {
                             "\(what) refers to service '\(target.service)', which is switched off in context '\(off.value)' (\(off.location))",
                             at: target.location))
                     } else {
+                        // An autowired parameter names a type, which a service's `implements` may give.
+                        let known = checks.manifest.services.lazy.map(\.key)
+                        let types = argument.isAutowired ? checks.manifest.services.flatMap { $0.implements.map(\.type) } : []
                         diagnostics.append(.error(
-                            "\(what) refers to unknown service '\(target.service)'\(Suggestion.hint(for: target.service, in: checks.manifest.services.lazy.map(\.key)))",
+                            "\(what) refers to unknown service '\(target.service)'\(Suggestion.hint(for: target.service, in: Array(known) + types))",
                             at: target.location))
                     }
                     return
@@ -131,7 +134,7 @@ package struct ReferenceChecks {
         let key = manifest.services[owner].key
         let ownerShown = shownService(key, name: name)
         return .warning(
-            "captive dependency: \(ownerShown) (\(held)) → \(target) (\(holds)) through argument '\(argument)': the \(held) instance would keep one \(target.service) for longer than its scope",
+            "captive dependency: \(ownerShown) (\(held)) → \(target) (\(holds)) through \(argument.noun) '\(argument)': the \(held) instance would keep one \(target.service) for longer than its scope",
             at: target.location)
     }
 

@@ -14,6 +14,8 @@ package struct ArgumentPath: Sendable, CustomStringConvertible {
         /// The argument whose key is at `key` of `store`, then `steps` down its value.
         case stored(NodeStore, key: NodeStore.Index, steps: [Step])
         case spelled(String)
+        /// The parameter of an autowired factory that resolves this type.
+        case autowired(String)
     }
 
     private let source: Source
@@ -28,10 +30,24 @@ package struct ArgumentPath: Sendable, CustomStringConvertible {
         source = .spelled(text)
     }
 
+    /// The parameter of an autowired factory that resolves `type`.
+    package init(autowired type: String) {
+        source = .autowired(type)
+    }
+
+    /// Whether the path is an autowired factory's parameter, not a place in the args.
+    package var isAutowired: Bool {
+        if case .autowired = source { return true }
+        return false
+    }
+
+    /// What the path names in a message: an argument, or an autowired factory's parameter.
+    package var noun: String { isAutowired ? "autowired parameter" : "argument" }
+
     /// The path, spelled.
     package var description: String {
         switch source {
-        case .spelled(let text):
+        case .spelled(let text), .autowired(let text):
             return text
         case .stored(let store, let key, let steps):
             var path = store.text(key)

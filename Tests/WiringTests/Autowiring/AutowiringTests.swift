@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+@testable import Wiring
+
+/// `registry.autowire`: a factory from an initializer, its parameters resolved by type, and
+/// its dependencies known to the checks before any factory runs.
+@Suite("Autowiring")
+struct AutowiringTests {
+    static let services = """
+        services:
+          AutoStore: { factory: store, scope: singleton }
+          FixedAutoClock: { factory: clock, implements: [AutoClock] }
+          NoteService: { factory: note-service }
+          AutoNoteService: {}
+
+        """
+
+    @Test func eachParameterIsResolvedByTypeThroughImplementsToo() throws {
+        let container = try AutowiringFixture.container(Self.services)
+        let service = try container.resolve(AutoNoteService.self)
+        #expect(service.clock.now == 42)
+        #expect(service.store === (try container.resolve(AutoStore.self)))
+        // No service is declared for AutoAudit: the optional parameter is nil.
+        #expect(service.audit == nil)
+        // The key form builds the same way.
+        let byKey = try container.resolve(key: "NoteService") as? AutoNoteService
+        #expect(byKey?.clock.now == 42)
+    }
+
+    @Test func anOptionalParameterIsResolvedWhenItsServiceIsDeclared() throws {
+        let container = try AutowiringFixture.container(Self.services + "  AutoAudit: { factory: audit }\n")
+        #expect(try container.resolve(AutoNoteService.self).audit != nil)
+    }
+
+    @Test func aThrowingInitializersErrorFailsTheResolve() throws {
+        let container = try AutowiringFixture.container(Self.services + "  ThrowingAutoService: { factory: throwing }\n")
+        #expect {
+            try container.resolve(ThrowingAutoService.self)
+        } throws: { error in
+            "\(error)".hasPrefix("factory 'throwing' of service ThrowingAutoService (") && "\(error)".hasSuffix(") threw: AutoFailure()")
+        }
+    }
+
+    @Test func anAsyncInitializerIsAwaited() async throws {
+        let container = try AutowiringFixture.container(Self.services + "  AsyncAutoGreeter: { factory: greeter }\n")
+        let greeter = try await container.resolve(AsyncAutoGreeter.self)
+        #expect(greeter.store === (try Self.resolveNow(AutoStore.self, from: container)))
+        // Its service cannot be built synchronously.
+        let fresh = try AutowiringFixture.container(Self.services + "  AsyncAutoGreeter: { factory: greeter }\n")
+        #expect(throws: ResolutionError.self) { try Self.resolveNow(AsyncAutoGreeter.self, from: fresh) }
+    }
+
+    /// A synchronous resolve, from an async test.
+    static func resolveNow<T>(_ type: T.Type, from container: Container) throws -> T {
+        try container.resolve(type)
+    }
+
+    @Test func aMainActorInitializerRunsOnTheMainActor() async throws {
+        let container = try AutowiringFixture.container(Self.services + "  AutoViewModel: { factory: view-model }\n")
+        let model = try await container.resolve(AutoViewModel.self)
+        let store = await MainActor.run { ObjectIdentifier(model.store) }
+        #expect(store == ObjectIdentifier(try Self.resolveNow(AutoStore.self, from: container)))
+    }
+
+    @Test func typedArgumentsFillTheParameterOfTheirType() throws {
+        let container = try AutowiringFixture.container(Self.services + "  AutoPool: { factory: pool, args: { size: 7 } }\n")
+        let pool = try container.resolve(AutoPool.self)
+        #expect(pool.size == 7)
+        #expect(pool.store === (try container.resolve(AutoStore.self)))
+        // The args are checked as a typed factory's are, when the container is built.
+        #expect(throws: ManifestError.self) { try AutowiringFixture.container(Self.services + "  AutoPool: { factory: pool, args: { size: big } }\n") }
+    }
+
+    @Test func aDependencyNoServiceProvidesIsAnErrorAtTheServiceBeforeAnyFactoryRuns() throws {
+        let yaml = """
+            services:
+              AutoStor: { factory: store }
+              FixedAutoClock: { factory: clock, implements: [AutoClock] }
+              AutoNoteService: {}
+
+            """
+        #expect {
+            try AutowiringFixture.container(yaml)
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("m.yaml:5:3: error: autowired parameter 'AutoStore' of service 'AutoNoteService' refers to unknown service 'AutoStore'; did you mean 'AutoStor'?")
+        }
+    }
+
+    @Test func aCycleOfAutowiredFactoriesIsFoundBeforeAnyFactoryRuns() throws {
+        let yaml = Self.services + "  AutoPing: {}\n  AutoPong: {}\n"
+        #expect {
+            try AutowiringFixture.container(yaml)
+        } throws: { error in
+            "\(error)".contains("error: circular dependency through declared references: AutoPing → AutoPong")
+        }
+    }
+
+    @Test func aSingletonThatAutowiresAShorterLivedServiceIsACaptiveDependency() throws {
+        let yaml = """
+            services:
+              AutoStore: { factory: store, scope: unique }
+              FixedAutoClock: { factory: clock, implements: [AutoClock] }
+              AutoNoteService: { scope: singleton }
+
+            """
+        let path = try AutowiringFixture.temporaryManifest(yaml)
+        var options = ValidationOptions()
+        options.autowired = AutowiringFixture.registry().autowiredDependencies
+        let found = ManifestLoader().validate(path, options: options).diagnostics.map(\.message)
+        #expect(found.contains { $0.hasPrefix("captive dependency: AutoNoteService (singleton) → AutoStore (unique) through autowired parameter 'AutoStore'") }, "\(found)")
+    }
+
+    @Test func aContextThatSwitchesADependencyOffIsReportedWithIt() throws {
+        let yaml = Self.services + """
+            contexts:
+              test:
+                services:
+                  AutoStore: { enabled: false }
+
+            """
+        let path = try AutowiringFixture.temporaryManifest(yaml)
+        var options = ValidationOptions(contexts: ["test"])
+        options.autowired = AutowiringFixture.registry().autowiredDependencies
+        let found = ManifestLoader().validate(path, options: options).diagnostics.map(\.message)
+        #expect(found.contains { $0.contains("autowired parameter 'AutoStore' of service 'AutoNoteService' refers to service 'AutoStore', which is switched off in context 'test'") }, "\(found)")
+    }
+
+    @Test func aChildsOverrideReplacesWhatAParameterResolves() throws {
+        let container = try AutowiringFixture.container(Self.services)
+        let child = try container.child { $0.override((any AutoClock).self, with: FixedAutoClock(now: 7)) }
+        #expect(try child.resolve(AutoNoteService.self).clock.now == 7)
+        #expect(try container.resolve(AutoNoteService.self).clock.now == 42)
+    }
+
+    @Test func decoratorsAndPropertyHooksWrapAnAutowiredService() throws {
+        let registry = AutowiringFixture.registry()
+        registry.factory("renamed-store") { r in AutoStore(name: "decorated " + (try r.decorated(AutoStore.self)).name) }
+        let hooked = Locked(0)
+        registry.resolvingProperties("note-service", as: AutoNoteService.self) { _, _ in hooked.withLock { $0 += 1 } }
+        let container = try AutowiringFixture.container(Self.services + "  Renamed: { factory: renamed-store, decorates: AutoStore }\n", registry: registry)
+        #expect(try container.resolve(key: "NoteService") is AutoNoteService)
+        #expect(hooked.withLock { $0 } == 1)
+        #expect(try container.resolve(AutoNoteService.self).store.name == "decorated store")
+    }
+
+    @Test func theRegistryRecordsEachAutowiredFactorysDependencies() {
+        let dependencies = AutowiringFixture.registry().autowiredDependencies
+        #expect(dependencies["note-service"]?.map(\.description) == ["AutoStore", "AutoClock", "AutoAudit?"])
+        #expect(dependencies["AutoNoteService"]?.map(\.description) == ["AutoStore", "AutoClock", "AutoAudit?"])
+        #expect(dependencies["pool"]?.map(\.description) == ["AutoStore"])   // the args parameter is no dependency
+        #expect(dependencies["store"] == nil)                                // a closure's are not known
+    }
+}
