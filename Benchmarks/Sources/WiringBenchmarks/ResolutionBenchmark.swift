@@ -20,6 +20,11 @@ final class DeclaredComposite: Sendable {
     let a: Leaf1, b: Leaf2, c: Leaf3
     init(a: Leaf1, b: Leaf2, c: Leaf3) { (self.a, self.b, self.c) = (a, b, c) }
 }
+/// `Composite` again, built by its initializer, autowired (`registry.autowire`).
+final class AutowiredComposite: Sendable {
+    let a: Leaf1, b: Leaf2, c: Leaf3
+    init(a: Leaf1, b: Leaf2, c: Leaf3) { (self.a, self.b, self.c) = (a, b, c) }
+}
 /// A diamond: `Top` needs `Left` and `Right`, which both need the one `Bottom` of the resolution.
 final class Bottom: Sendable {}
 final class Left: Sendable {
@@ -77,6 +82,7 @@ enum ResolutionBenchmark {
             factory: declared-composite
             scope: unique
             args: { a: !service Leaf1, b: !service Leaf2, c: !service Leaf3 }
+          AutowiredComposite: { factory: autowired-composite, scope: unique }
           Bottom: { factory: bottom, scope: graph }
           Left: { factory: left, scope: unique }
           Right: { factory: right, scope: unique }
@@ -86,11 +92,15 @@ enum ResolutionBenchmark {
         """
 
     /// Resolves the "unique, 3 dependencies" row's service `count` times and nothing else, so
-    /// that a profiler sees Wiring's path alone.
-    static func profileUnique(_ count: Int) throws {
+    /// that a profiler sees Wiring's path alone; `autowired`: the autowired row's service.
+    static func profileUnique(_ count: Int, autowired: Bool = false) throws {
         let wiring = try wiringContainer()
-        var last: Composite?
-        for _ in 0..<count { last = try wiring.resolve(Composite.self) }
+        var last: AnyObject?
+        if autowired {
+            for _ in 0..<count { last = try wiring.resolve(AutowiredComposite.self) }
+        } else {
+            for _ in 0..<count { last = try wiring.resolve(Composite.self) }
+        }
         withExtendedLifetime(last) {}
     }
 
@@ -109,6 +119,7 @@ enum ResolutionBenchmark {
         registry.factory("declared-composite") { r in
             DeclaredComposite(a: try r.arg("a"), b: try r.arg("b"), c: try r.arg("c"))
         }
+        registry.autowire("autowired-composite", AutowiredComposite.init)
         registry.factory("bottom") { _ in Bottom() }
         registry.factory("left") { r in Left(bottom: try r.resolve()) }
         registry.factory("right") { r in Right(bottom: try r.resolve()) }
@@ -214,6 +225,10 @@ enum ResolutionBenchmark {
                 floor: loop(iterations) { Composite(a: Leaf1(), b: Leaf2(), c: Leaf3()) }),
             Row(name: "unique, 3 declared dependencies", floorName: "3 resolved in code",
                 wiring: loop(iterations) { try wiring.resolve(DeclaredComposite.self) },
+                swinject: loop(iterations) { swinject.resolve(Composite.self)! },
+                floor: loop(iterations) { try wiring.resolve(Composite.self) }),
+            Row(name: "unique, 3 autowired dependencies", floorName: "3 resolved in code",
+                wiring: loop(iterations) { try wiring.resolve(AutowiredComposite.self) },
                 swinject: loop(iterations) { swinject.resolve(Composite.self)! },
                 floor: loop(iterations) { try wiring.resolve(Composite.self) }),
             Row(name: "graph diamond (4 services)", floorName: "direct init",

@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: WiringBenchmarks [resolution] [async] [observing] [loading] [scaling] [arguments] [children] [refresh] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH] [--profile-requests N [unique|served|byhand] [cold] [observed]] [--profile-resolve N] [--profile-start N]
+// Usage: WiringBenchmarks [resolution] [async] [observing] [loading] [scaling] [arguments] [autowiring] [children] [refresh] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH] [--profile-requests N [unique|served|byhand] [cold] [observed]] [--profile-resolve N [autowired]] [--profile-start N]
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
@@ -48,9 +48,10 @@ if let count = option("--profile-requests").flatMap(Int.init) {
     exit(0)
 }
 
-// `--profile-resolve N`: only N resolves of the "unique, 3 dependencies" row's service, for a profiler.
+// `--profile-resolve N [autowired]`: only N resolves of the "unique, 3 dependencies" row's service
+// (or of the autowired row's), for a profiler.
 if let count = option("--profile-resolve").flatMap(Int.init) {
-    try ResolutionBenchmark.profileUnique(count)
+    try ResolutionBenchmark.profileUnique(count, autowired: arguments.contains("autowired"))
     exit(0)
 }
 
@@ -102,6 +103,11 @@ if all || sections.contains("arguments") {
     let iterations = option("--iterations").flatMap(Int.init) ?? 200_000
     print("Typed arguments (release build, median of \(repetitions) rounds)")
     try ArgumentsBenchmark.run(sizes: option("--sizes") == nil ? [500, 10_000] : sizes, repetitions: repetitions, iterations: iterations)
+    print()
+}
+if all || sections.contains("autowiring") {
+    print("Autowiring (release build, median of \(repetitions) rounds): registering factories, and building a container of their services")
+    try AutowiringBenchmark.run(sizes: option("--sizes") == nil ? [500, 10_000] : sizes, repetitions: repetitions)
     print()
 }
 if all || sections.contains("children") {

@@ -122,6 +122,8 @@ final class Registration: Sendable {
     let tags: [String]
     /// The factory's `resolvingProperties` hooks.
     let propertyHooks: [@Sendable (FactoryContext, Any) throws -> Void]
+    /// The services its autowired factory's parameters resolve, by type; `nil` for a closure.
+    let autowired: [AutowiredDependency]?
     let location: SourceLocation
     /// How long each shutdown hook may run; the container's default when `nil`.
     let shutdownTimeout: Duration?
@@ -150,6 +152,7 @@ final class Registration: Sendable {
         self.keeping = keeping
         self.decorators = decorators
         propertyHooks = factory.properties
+        autowired = factory.autowired
         isPlain = decorators.isEmpty && factory.properties.isEmpty && !refreshes
         buildsObject = isPlain && factory.buildsObject
         if case .unique = keeping { isPlainUnique = isPlain } else { isPlainUnique = false }

@@ -189,7 +189,7 @@ struct ChildPlan {
     }
 
     /// The registrations `registration`'s arguments and its decorators' refer to with
-    /// `!service` and `!tagged`, as the parent resolves them.
+    /// `!service` and `!tagged`, and its autowired factory's parameters, as the parent resolves them.
     private func declaredDependencies(of registration: Registration) -> [Registration] {
         var found: [Registration] = []
         func visit(_ args: ManifestMap) {
@@ -210,6 +210,10 @@ struct ChildPlan {
         }
         visit(registration.args)
         for decorator in registration.decorators { visit(decorator.args) }
+        // An autowired factory's parameters are declared too: by type, as the parent resolves them.
+        for dependency in registration.autowired ?? [] {
+            if let unnamed = parent.target(key: dependency.type)?.unnamed { found.append(unnamed) }
+        }
         return found
     }
 }

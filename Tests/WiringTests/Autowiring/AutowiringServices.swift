@@ -54,6 +54,12 @@ final class AutoPool: Sendable {
     }
 }
 
+/// An async initializer that takes typed args too.
+final class AsyncAutoPool: Sendable {
+    let size: Int
+    init(settings: AutoPoolArgs, store: AutoStore) async { size = settings.size }
+}
+
 final class AutoPing: Sendable {
     let pong: AutoPong
     init(pong: AutoPong) { self.pong = pong }
@@ -77,6 +83,7 @@ enum AutowiringFixture {
         registry.autowire("greeter", AsyncAutoGreeter.init)
         registry.autowire("view-model", isolated: AutoViewModel.init)
         registry.autowire("pool", AutoPool.init, args: AutoPoolArgs.self)
+        registry.autowire("async-pool", AsyncAutoPool.init, args: AutoPoolArgs.self)
         registry.autowire(AutoPing.init)
         registry.autowire(AutoPong.init)
         return registry

@@ -71,6 +71,11 @@ struct AutowiringTests {
         #expect(throws: ManifestError.self) { try AutowiringFixture.container(Self.services + "  AutoPool: { factory: pool, args: { size: big } }\n") }
     }
 
+    @Test func anAsyncInitializerTakesItsTypedArgumentsToo() async throws {
+        let container = try AutowiringFixture.container(Self.services + "  AsyncAutoPool: { factory: async-pool, args: { size: 3 } }\n")
+        #expect(try await container.resolve(AsyncAutoPool.self).size == 3)
+    }
+
     @Test func aDependencyNoServiceProvidesIsAnErrorAtTheServiceBeforeAnyFactoryRuns() throws {
         let yaml = """
             services:

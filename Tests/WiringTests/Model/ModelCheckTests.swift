@@ -198,6 +198,8 @@ struct ModelCheckTests {
                     if let name, !referenced.variants.contains(where: { $0.name == name }) { return false }
                 case .inCode(let key), .typed(let key):
                     if !program.allKeys.contains(key) { return false }
+                case .autowired(let key):
+                    if program.service(key) == nil { return false }
                 case .wrapped(let alias):
                     if !program.services.contains(where: { $0.aliases.contains(alias) }) { return false }
                 case .tagged:

@@ -83,11 +83,18 @@ struct ModelGenerator {
             if chance(15) { dependencies.append(.typed(services[Int.random(in: 0..<count, using: &random)].key)) }
             let aliases = (0..<ModelProgram.aliasCount).filter { alias in services.contains { $0.aliases.contains(alias) } }
             if chance(12), !aliases.isEmpty { dependencies.append(.wrapped(alias: pick(aliases))) }
+            // An autowired factory instead, of one later service (declared, so no cycle) that
+            // cannot hold a scoped instance captive: for a plain service only.
+            if let later = Array((index + 1)..<max(index + 1, count)).filter({ !(keeps && reachesScoped[$0]) }).randomElement(using: &random),
+               services[index].variants.isEmpty, services[index].hook == nil, !services[index].isAsync, !services[index].takesArgument,
+               !services[index].readsConfig, chance(12) {
+                dependencies = [.autowired(services[later].key)]
+            }
             services[index].dependencies = dependencies
             reachesScoped[index] = services[index].scope == .scoped || services[index].variants.contains { $0.scope == .scoped }
                 || dependencies.contains { dependency in
                 switch dependency {
-                case .reference(let key, _): reachesScoped[Int(key.dropFirst())!]
+                case .reference(let key, _), .autowired(let key): reachesScoped[Int(key.dropFirst())!]
                 case .tagged(let tag): services.indices.contains { services[$0].tags.contains(tag) && reachesScoped[$0] }
                 case .inCode, .typed, .wrapped: false
                 }
@@ -113,14 +120,15 @@ struct ModelGenerator {
         for service in services {
             for dependency in service.dependencies + service.variants.flatMap({ $0.dependencies ?? [] }) {
                 switch dependency {
-                case .reference(let key, _): referenced.insert(key)
+                case .reference(let key, _), .autowired(let key): referenced.insert(key)
                 case .tagged(let tag): referenced.formUnion(services.filter { $0.tags.contains(tag) }.map(\.key))
                 case .inCode, .typed, .wrapped: break
                 }
             }
         }
         var disabled = Set<String>()
-        for (index, service) in services.enumerated() where !service.readsConfig && !service.seeded && chance(35) {
+        // An autowired service keeps its factory and its manifest entry as they are.
+        for (index, service) in services.enumerated() where !service.readsConfig && !service.seeded && service.autowiredDependency == nil && chance(35) {
             var change = ModelContext.Change()
             if !referenced.contains(service.key), !service.eager, service.decorators == 0, service.tags.isEmpty, chance(20) {
                 change.disabled = true
@@ -138,7 +146,8 @@ struct ModelGenerator {
             }
             context.changes.append((service.key, change))
         }
-        for service in services where !service.readsConfig && !service.seeded && !disabled.contains(service.key) && chance(20) {
+        for service in services where !service.readsConfig && !service.seeded && service.autowiredDependency == nil
+            && !disabled.contains(service.key) && chance(20) {
             context.overlayLabels.append((service.key, "\(service.key)@o"))
         }
         // What eager services build stays theirs alone (see `markEager`): the added service
@@ -154,7 +163,8 @@ struct ModelGenerator {
             }
             if chance(50), !candidates.isEmpty { added.dependencies = [.reference(services[pick(candidates)].key, name: nil)] }
             context.added = added
-            for index in services.indices where !claimed.contains(services[index].key) && !services[index].seeded && chance(25) {
+            for index in services.indices where !claimed.contains(services[index].key) && !services[index].seeded
+                && services[index].autowiredDependency == nil && chance(25) {
                 services[index].dependencies.append(.inCode(key))
             }
         }
@@ -183,7 +193,7 @@ struct ModelGenerator {
             if let hook = service.hook { pending.append(hook) }
             for dependency in service.dependencies + service.variants.flatMap({ $0.dependencies ?? [] }) {
                 switch dependency {
-                case .reference(let key, _), .inCode(let key), .typed(let key): pending.append(key)
+                case .reference(let key, _), .inCode(let key), .typed(let key), .autowired(let key): pending.append(key)
                 case .tagged(let tag): pending += services.filter { $0.tags.contains(tag) }.map(\.key)
                 case .wrapped(let alias): pending += services.filter { $0.aliases.contains(alias) }.prefix(1).map(\.key)
                 }
@@ -204,7 +214,7 @@ struct ModelGenerator {
             service.hook != nil || (service.dependencies + service.variants.flatMap { $0.dependencies ?? [] }).contains { dependency in
                 switch dependency {
                 case .inCode, .typed, .wrapped: true
-                case .reference, .tagged: false
+                case .reference, .tagged, .autowired: false
                 }
             }
         }

@@ -22,9 +22,12 @@ struct ModelProgram: CustomStringConvertible {
     /// A dependency of a service's factory: a `!service` reference (`static`), a `!tagged` one,
     /// a resolve by key in the factory's code, which the manifest's checks cannot see, one by
     /// type in the factory's code (`r.resolve(S3.self)`), or the resolve of an alias by a
-    /// property wrapper of what the factory builds (which joins the factory's resolution).
+    /// property wrapper of what the factory builds (which joins the factory's resolution); or
+    /// the parameter of an autowired factory (`registry.autowire`), resolved by type and seen
+    /// by the checks as a reference is.
     enum Dependency: Equatable {
         case reference(String, name: String?)
+        case autowired(String)
         case tagged(String)
         case inCode(String)
         case typed(String)
@@ -74,6 +77,12 @@ struct ModelProgram: CustomStringConvertible {
         var readsConfig = false
         /// The label its `args` give it, when a context changed it; `nil`: its key.
         var label: String? = nil
+
+        /// The service an autowired factory builds this one from, when it is one.
+        var autowiredDependency: String? {
+            guard case .autowired(let key) = dependencies.first else { return nil }
+            return key
+        }
     }
 
     /// A runtime argument passed to a resolve.
@@ -201,8 +210,10 @@ struct ModelProgram: CustomStringConvertible {
         if service.seeded {
             text += "\(inner)scope: scoped\n\(inner)seeded: true\n"
         } else {
-            // A service with a property hook has a factory of its own: the others stay plain.
-            let factory = (service.hook == nil ? "" : "hooked-") + (service.isAsync ? "async-node" : "node")
+            // A service with a property hook has a factory of its own: the others stay plain. An
+            // autowired one has the factory that takes its dependency's class.
+            let factory = service.autowiredDependency.map { "auto-\($0)" }
+                ?? (service.hook == nil ? "" : "hooked-") + (service.isAsync ? "async-node" : "node")
             text += "\(inner)factory: \(factory)\n\(inner)scope: \(service.scope.rawValue)\n"
         }
         if let ttl = service.ttl { text += "\(inner)ttl: \(ttl)\n" }
@@ -238,6 +249,7 @@ struct ModelProgram: CustomStringConvertible {
             case .inCode(let key): code.append(key)
             case .typed(let key): typed.append(key)
             case .wrapped(let alias): wrapped.append(alias)
+            case .autowired: break   // the factory's parameter, not an argument
             }
         }
         var text = "\(indent)label: \"\(label)\"\n"

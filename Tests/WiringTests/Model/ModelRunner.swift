@@ -105,6 +105,17 @@ enum ModelRunner {
         // The same with a property hook, only for services that have one: the others stay plain.
         registry.factory("hooked-node", node).onShutdown(shutDown).resolvingProperties(runHook)
         registry.factory("hooked-async-node") { r in try await asyncNode(r) }.onShutdown(shutDown).resolvingProperties(runHook)
+        // An autowired factory for each service class: built from one dependency of that class,
+        // resolved by type, with its label (and whether its shutdown hook fails) from typed args.
+        func autowired<T: ModelService>(_ type: T.Type) {
+            registry.autowire("auto-\(T.self)", { (args: ModelAutowiredArgs, dependency: T) -> ModelNode in
+                let node = ModelNode.make(key: ModelNode.key(ofLabel: args.label), label: args.label, dependencies: [dependency])
+                node.failsShutdown = args.fails ?? false
+                journal.built(node)
+                return node
+            }, args: ModelAutowiredArgs.self).onShutdown(shutDown)
+        }
+        for type in ModelNode.types { autowired(type) }
         registry.factory("decorator") { r in
             let inner = try r.decorated(ModelNode.self)
             let node = ModelNode.make(key: ModelNode.key(ofLabel: inner.label), label: try r.arg("label"), dependencies: [inner])
@@ -112,6 +123,12 @@ enum ModelRunner {
             return node
         }.onShutdown { (node: ModelNode) in journal.hooks.withLock { $0.append(node) } }
         return registry
+    }
+
+    /// What an autowired node's factory reads from its `args`.
+    struct ModelAutowiredArgs: Decodable, Sendable {
+        var label: String
+        var fails: Bool?
     }
 
     /// A node's property hook: resolves by key the service its `hook` argument names.

@@ -90,6 +90,9 @@ extension ReferenceModel {
                         let referenced = Registration(key: key, name: name)
                         if overrides.contains(referenced.label) { return true }
                         pending.append(referenced)
+                    case .autowired(let key):
+                        if overrides.contains(key) { return true }
+                        pending.append(Registration(key: key, name: nil))
                     case .tagged(let tag):
                         for member in tagged(tag) {
                             if overrides.contains(member.key) { return true }

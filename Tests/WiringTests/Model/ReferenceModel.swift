@@ -149,7 +149,8 @@ final class ReferenceModel {
     func dependencies(of registration: Registration) -> [ModelProgram.Dependency] {
         let service = program.service(registration.key)!
         let written = registration.name.flatMap { name in service.variants.first { $0.name == name }?.dependencies } ?? service.dependencies
-        var ordered = written.filter { if case .reference = $0 { true } else { false } }
+        var ordered = written.filter { if case .autowired = $0 { true } else { false } }
+        ordered += written.filter { if case .reference = $0 { true } else { false } }
         ordered += written.filter { if case .tagged = $0 { true } else { false } }
         ordered += written.filter { if case .inCode = $0 { true } else { false } }
         ordered += written.filter { if case .typed = $0 { true } else { false } }
@@ -330,7 +331,7 @@ final class ReferenceModel {
                     built.append(try resolved(Registration(key: key, name: name), awaiting: isAsync))
                 case .tagged(let tag):
                     for member in tagged(tag) { built.append(try resolved(member, awaiting: isAsync)) }
-                case .inCode(let key), .typed(let key):
+                case .inCode(let key), .typed(let key), .autowired(let key):
                     built.append(try resolved(Registration(key: key, name: nil), awaiting: isAsync))
                 case .wrapped(let alias):
                     // A wrapper of the instance being built joins its resolution.

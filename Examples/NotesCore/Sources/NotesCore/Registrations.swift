@@ -39,25 +39,19 @@ extension Notes {
         }
         .onShutdown { store in try await store.close() }
 
-        // Per request (scope `scoped`); RequestLog has no factory: the middleware seeds it.
-        // Their arguments are references alone, read with `r.arg`: each is one lookup in the
-        // registration's reference table, where a typed struct with @Reference fields is copied
-        // with the services in place, about 0.3 µs more a reference (a request builds these two,
-        // four references: more than the container's whole share of a request today).
-        registry.factory("unit-of-work") { r in UnitOfWork(log: try r.arg("log", as: RequestLog.self)) }
+        // Per request (scope `scoped`); RequestLog has no factory: the middleware seeds it. The
+        // other two are autowired: each initializer's parameters are resolved by type, the
+        // same lookup as `r.resolve`, and the manifest checks see them as edges (a singleton
+        // that took one would be a captive dependency) without a `!service` line.
+        registry.autowire("unit-of-work", UnitOfWork.init)
             .onShutdown { unit in unit.end() }
         // Synchronous, though the file store's factory is async: the store is `eager`, built
         // by `start()` before the server listens, so reading it needs no `await`, and a request
-        // resolves its queries without an async factory's frames (the container's work for a
-        // request: 2.5 µs with `await r.resolve(arg:)`, 2.0 µs with `r.arg`, caches cooled;
-        // `NotesBenchmark --in-process`). A synchronous factory cannot wait for an async
-        // service still to build: the tests that hold a request open override this one.
-        registry.factory("note-queries") { r in
-            NoteQueries(store: try r.arg("store", as: (any NoteStore).self),
-                        unit: try r.arg("unit", as: UnitOfWork.self),
-                        log: try r.arg("log", as: RequestLog.self))
-        }
-        registry.factory("request-counter", args: LoggedArgs.self) { _, args in RequestCounter(logger: args.log) }
+        // resolves its queries without an async factory's frames (`NotesBenchmark --in-process`
+        // measures the container's work for a request). A synchronous factory cannot wait for
+        // an async service still to build: the tests that hold a request open override this one.
+        registry.autowire("note-queries", NoteQueries.init)
+        registry.autowire("request-counter", RequestCounter.init)
             .onShutdown { counter in counter.close() }
 
         // Tagged `health-check`: what /health runs.

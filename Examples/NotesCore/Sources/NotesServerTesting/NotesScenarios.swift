@@ -37,7 +37,7 @@ public enum NotesScenarios {
         let (registry, units) = registryRecordingUnitsOfWork()
         let bothStarted = AsyncGate(count: 2)
         registry.factory("note-queries", overriding: true) { r in
-            let queries = NoteQueries(store: try r.arg("store"), unit: try r.arg("unit"), log: try r.arg("log"))
+            let queries = NoteQueries(store: try r.resolve(), unit: try r.resolve(), log: try r.resolve())
             await bothStarted.arrive()
             return queries
         }
@@ -139,7 +139,7 @@ public enum NotesScenarios {
         let inHandler = AsyncGate(count: 2), release = AsyncGate(count: 2)
         let registry = Notes.registry()
         registry.factory("note-queries", overriding: true) { r in
-            let queries = NoteQueries(store: try r.arg("store"), unit: try r.arg("unit"), log: try r.arg("log"))
+            let queries = NoteQueries(store: try r.resolve(), unit: try r.resolve(), log: try r.resolve())
             await inHandler.arrive()
             await release.arrive()
             return queries
@@ -214,7 +214,7 @@ public enum NotesScenarios {
         let units = UnitsOfWork()
         let registry = Notes.registry()
         registry.factory("unit-of-work", overriding: true) { r in
-            let unit = UnitOfWork(log: try r.arg("log", as: RequestLog.self))
+            let unit = UnitOfWork(log: try r.resolve())
             units.made.withLock { $0.append(unit) }
             return unit
         }

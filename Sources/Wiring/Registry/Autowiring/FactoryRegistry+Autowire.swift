@@ -78,6 +78,21 @@ extension FactoryRegistry {
         return register(key, overriding: overriding, entry)
     }
 
+    /// Registers an async initializer that also takes its service's typed `args`, as the
+    /// parameter of type `A`; their `@Reference` fields are awaited before it runs.
+    @discardableResult
+    public func autowire<A: Decodable & Sendable, T, each D>(
+        _ key: String, _ make: @escaping @concurrent @Sendable (repeat each D) async throws -> T, args: A.Type, overriding: Bool = false,
+        fileID: String = #fileID, line: Int = #line, column: Int = #column
+    ) -> FactoryRegistration<T> {
+        let parameters = (repeat AutowiredParameter<each D>(arguments: A.self))
+        return registerAsync(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
+                             autowired: Self.dependencies(repeat each parameters), arguments: TypedArguments(A.self)) { r in
+            let arguments = try await r.typedArgumentsAwaitingReferences(A.self)
+            return try await make(repeat try await (each parameters).value(in: r, arguments: arguments)) as Any
+        }
+    }
+
     /// Registers an async (or throwing async) initializer under `key`: its service resolves
     /// with `await`, and each parameter is awaited when its own factory is async.
     @discardableResult
