@@ -37,7 +37,7 @@ public enum NotesScenarios {
         let (registry, units) = registryRecordingUnitsOfWork()
         let bothStarted = AsyncGate(count: 2)
         registry.factory("note-queries", overriding: true) { r in
-            let queries = NoteQueries(store: try r.resolve(), unit: try r.resolve(), log: try r.resolve())
+            let queries = NoteQueries(store: try await r.resolve(), unit: try await r.resolve(), log: try await r.resolve())
             await bothStarted.arrive()
             return queries
         }
@@ -139,7 +139,7 @@ public enum NotesScenarios {
         let inHandler = AsyncGate(count: 2), release = AsyncGate(count: 2)
         let registry = Notes.registry()
         registry.factory("note-queries", overriding: true) { r in
-            let queries = NoteQueries(store: try r.resolve(), unit: try r.resolve(), log: try r.resolve())
+            let queries = NoteQueries(store: try await r.resolve(), unit: try await r.resolve(), log: try await r.resolve())
             await inHandler.arrive()
             await release.arrive()
             return queries
