@@ -23,6 +23,9 @@ mkdir -p "$work"
 # The tracked files as they are in the working tree, with their times kept, so that a later run
 # builds only what changed since.
 git ls-files -z | xargs -0 cp -p --parents -t "$work"
+# A file the package no longer tracks (moved or deleted since an earlier run) leaves the copy too.
+git ls-files | sort > "$work/.tracked"
+(cd "$work" && find Sources Tests Examples -type f 2>/dev/null | sort | comm -13 .tracked - | xargs -r rm -f)
 
 if [ $# -gt 0 ]; then
     mutants=()
