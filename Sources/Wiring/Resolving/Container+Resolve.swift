@@ -227,6 +227,13 @@ extension Container {
         return _openExistential(instance, do: open)
     }
 
+    /// The type of what `instance` holds, read in place (the last of an `Any`'s four words):
+    /// `type(of:)` asks the runtime.
+    static func storedType(of instance: Any) -> Any.Type {
+        guard MemoryLayout<Any>.size == 4 * MemoryLayout<Int>.size else { return type(of: instance) }
+        return withUnsafePointer(to: instance) { UnsafeRawPointer($0).load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: Any.Type.self) }
+    }
+
     /// The class instance `instance` holds, read in place: `instance` is of a class type. A
     /// cast to `AnyObject` would go through the runtime.
     static func object(in instance: Any) -> AnyObject {

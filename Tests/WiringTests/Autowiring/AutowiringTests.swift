@@ -27,6 +27,17 @@ struct AutowiringTests {
         #expect(byKey?.clock.now == 42)
     }
 
+    @Test func aServiceOfAnotherTypeIsATypeMismatchNotACrash() throws {
+        let yaml = Self.services.replacingOccurrences(of: "AutoStore: { factory: store, scope: singleton }", with: "AutoStore: { factory: audit }")
+        let container = try AutowiringFixture.container(yaml)
+        #expect(throws: ResolutionError.self) { try container.resolve(AutoNoteService.self) }
+        // A protocol parameter checks what it is given as well, again after a first success.
+        let clocks = try AutowiringFixture.container(Self.services)
+        _ = try clocks.resolve(AutoNoteService.self)
+        let child = try clocks.child { $0.override(key: "FixedAutoClock") { _ in AutoStore() } }
+        #expect(throws: ResolutionError.self) { try child.resolve(AutoNoteService.self) }
+    }
+
     @Test func anOptionalParameterIsResolvedWhenItsServiceIsDeclared() throws {
         let container = try AutowiringFixture.container(Self.services + "  AutoAudit: { factory: audit }\n")
         #expect(try container.resolve(AutoNoteService.self).audit != nil)

@@ -36,10 +36,11 @@ extension FactoryRegistry {
         _ key: String, _ make: @escaping @Sendable (repeat each D) throws -> T, overriding: Bool = false,
         fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
-        let parameters = (repeat AutowiredParameter<each D>(arguments: nil))
+        let slots = AutowiredSlot.slots(for: repeat (each D).self, arguments: nil)
         return registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
-                                   autowired: Self.dependencies(repeat each parameters)) { r in
-            try make(repeat try (each parameters).value(in: r, arguments: nil))
+                                   autowired: Self.dependencies(slots)) { r in
+            var next = 0
+            return try make(repeat try r.autowired(slots, &next, as: (each D).self))
         }
     }
 
@@ -69,12 +70,13 @@ extension FactoryRegistry {
         _ key: String, _ make: @escaping @Sendable (repeat each D) throws -> T, args: A.Type, overriding: Bool = false,
         fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
-        let parameters = (repeat AutowiredParameter<each D>(arguments: A.self))
+        let slots = AutowiredSlot.slots(for: repeat (each D).self, arguments: A.self)
         var entry = Entry(make: { r in
             let arguments = try r.typedArguments(A.self)
-            return try make(repeat try (each parameters).value(in: r, arguments: arguments))
+            var next = 0
+            return try make(repeat try r.autowired(slots, &next, as: (each D).self, arguments: arguments))
         }, makeAsync: nil, shutdown: nil, location: SourceLocation(file: fileID, line: line, column: column), arguments: TypedArguments(A.self))
-        entry.autowired = Self.dependencies(repeat each parameters)
+        entry.autowired = Self.dependencies(slots)
         return register(key, overriding: overriding, entry)
     }
 
@@ -85,11 +87,12 @@ extension FactoryRegistry {
         _ key: String, _ make: @escaping @concurrent @Sendable (repeat each D) async throws -> T, args: A.Type, overriding: Bool = false,
         fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
-        let parameters = (repeat AutowiredParameter<each D>(arguments: A.self))
+        let slots = AutowiredSlot.slots(for: repeat (each D).self, arguments: A.self)
         return registerAsync(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
-                             autowired: Self.dependencies(repeat each parameters), arguments: TypedArguments(A.self)) { r in
+                             autowired: Self.dependencies(slots), arguments: TypedArguments(A.self)) { r in
             let arguments = try await r.typedArgumentsAwaitingReferences(A.self)
-            return try await make(repeat try await (each parameters).value(in: r, arguments: arguments)) as Any
+            var next = 0
+            return try await make(repeat try await r.autowired(slots, &next, as: (each D).self, arguments: arguments)) as Any
         }
     }
 
@@ -100,10 +103,11 @@ extension FactoryRegistry {
         _ key: String, _ make: @escaping @concurrent @Sendable (repeat each D) async throws -> T, overriding: Bool = false,
         fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
-        let parameters = (repeat AutowiredParameter<each D>(arguments: nil))
+        let slots = AutowiredSlot.slots(for: repeat (each D).self, arguments: nil)
         return registerAsync(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
-                             autowired: Self.dependencies(repeat each parameters)) { r in
-            try await make(repeat try await (each parameters).value(in: r, arguments: nil)) as Any
+                             autowired: Self.dependencies(slots)) { r in
+            var next = 0
+            return try await make(repeat try await r.autowired(slots, &next, as: (each D).self, arguments: nil)) as Any
         }
     }
 
@@ -131,10 +135,11 @@ extension FactoryRegistry {
         _ key: String, isolated make: @escaping @isolated(any) @Sendable (repeat each D) throws -> T,
         overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
-        let parameters = (repeat AutowiredParameter<each D>(arguments: nil))
+        let slots = AutowiredSlot.slots(for: repeat (each D).self, arguments: nil)
         return registerAsync(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
-                             autowired: Self.dependencies(repeat each parameters)) { r in
-            try await make(repeat try await (each parameters).value(in: r, arguments: nil)) as Any
+                             autowired: Self.dependencies(slots)) { r in
+            var next = 0
+            return try await make(repeat try await r.autowired(slots, &next, as: (each D).self, arguments: nil)) as Any
         }
     }
 
@@ -147,14 +152,10 @@ extension FactoryRegistry {
         autowire(String(describing: T.self), isolated: make, overriding: overriding, fileID: fileID, line: line, column: column)
     }
 
-    /// The services `parameters` depend on, in order (the arguments' parameter depends on none).
+    /// The services the parameters of `slots` depend on, in order (the arguments' depends on none).
     @usableFromInline
-    static func dependencies<each P>(_ parameters: repeat AutowiredParameter<each P>) -> [AutowiredDependency] {
-        var found: [AutowiredDependency] = []
-        for parameter in repeat each parameters {
-            if let dependency = parameter.dependency { found.append(dependency) }
-        }
-        return found
+    static func dependencies(_ slots: [AutowiredSlot]) -> [AutowiredDependency] {
+        slots.compactMap(\.dependency)
     }
 
     /// The dependency types of every autowired factory, by key.
