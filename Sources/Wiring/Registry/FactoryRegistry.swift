@@ -54,6 +54,9 @@ public final class FactoryRegistry: Sendable {
         var entries: [String: Entry] = [:]
         var order: [String] = []
         var duplicates: [(key: String, first: SourceLocation, again: SourceLocation)] = []
+        /// The autowired factories' dependencies, by key, kept as they are registered: every
+        /// container built from the registry reads them.
+        var autowired: [String: [AutowiredDependency]] = [:]
     }
 
     private let state = Locked(State())
@@ -157,6 +160,7 @@ public final class FactoryRegistry: Sendable {
                 state.order.append(key)
             }
             state.entries[key] = entry
+            state.autowired[key] = entry.autowired
         }
         return FactoryRegistration(registry: self, key: key)
     }
@@ -192,6 +196,9 @@ public final class FactoryRegistry: Sendable {
 
     /// The registered keys, in registration order.
     public var keys: [String] { state.withLock { $0.order } }
+
+    /// The dependency types of every autowired factory, by key.
+    package var autowiredDependencies: [String: [AutowiredDependency]] { state.withLock { $0.autowired } }
 
     /// Whether `key` is registered.
     public func contains(_ key: String) -> Bool { state.withLock { $0.entries[key] != nil } }

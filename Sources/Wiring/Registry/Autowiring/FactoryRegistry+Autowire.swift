@@ -158,8 +158,4 @@ extension FactoryRegistry {
         slots.compactMap(\.dependency)
     }
 
-    /// The dependency types of every autowired factory, by key.
-    package var autowiredDependencies: [String: [AutowiredDependency]] {
-        snapshot.entries.compactMapValues(\.autowired)
-    }
 }
