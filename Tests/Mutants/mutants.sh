@@ -34,6 +34,12 @@ else
     mutants=(Tests/Mutants/*.mutant)
 fi
 
+# `timeout` stops `swift test`, not the test process it started: a hung one is stopped here, so
+# that it does not run on beside the next mutant (and whatever the machine measures next).
+stop_hung_tests() {
+    pkill -KILL -f "$work/.build/.*/WiringPackageTests.xctest" || true
+}
+
 # Applies (or, with `restore`, takes back) the mutant $2 in the copy $1; prints the file it changes.
 mutate() {
     python3 - "$@" <<'PYTHON'
@@ -95,6 +101,7 @@ for mutant in "${mutants[@]}"; do
             > ".build-mutants/$name.model.log" 2>&1
         status=$?
         if [ "$status" -eq 124 ]; then
+            stop_hung_tests
             verdict="caught: the model check hung (stopped after ${timeout_seconds} s)"
         elif [ "$status" -ne 0 ] || ! grep -q "Test run with 1 test .* passed" ".build-mutants/$name.model.log"; then
             verdict="caught by the model"
@@ -103,6 +110,7 @@ for mutant in "${mutants[@]}"; do
                 > ".build-mutants/$name.tests.log" 2>&1
             status=$?
             if [ "$status" -eq 124 ]; then
+                stop_hung_tests
                 verdict="caught: the unit tests hung (stopped after ${timeout_seconds} s)"
             elif [ "$status" -ne 0 ] || ! grep -qE "Test run with .* passed" ".build-mutants/$name.tests.log"; then
                 failing=$(grep -oE "✘ Test [A-Za-z0-9_]+" ".build-mutants/$name.tests.log" | sort -u | head -n 3 | sed 's/✘ Test //' | tr '\n' ' ')
