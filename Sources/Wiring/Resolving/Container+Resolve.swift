@@ -234,6 +234,23 @@ extension Container {
         return withUnsafePointer(to: instance) { UnsafeRawPointer($0).load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: Any.Type.self) }
     }
 
+    /// The type of what `instance` points at, read in place without copying it.
+    @inline(__always)
+    static func storedType(in instance: UnsafePointer<Any>) -> Any.Type {
+        guard MemoryLayout<Any>.size == 4 * MemoryLayout<Int>.size else { return type(of: instance.pointee) }
+        return UnsafeRawPointer(instance).load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: Any.Type.self)
+    }
+
+    /// The class instance `instance` holds, moved out as `T`, its stored type, and `instance`
+    /// left empty. A pointer parameter rather than `withUnsafeMutablePointer`, whose closure
+    /// unspecialized code (a parameter pack's expansion) calls rather than inlines.
+    @inline(__always)
+    static func move<T>(_ instance: UnsafeMutablePointer<Any>, as type: T.Type) -> T {
+        let value = UnsafeMutableRawPointer(instance).assumingMemoryBound(to: T.self).move()
+        instance.initialize(to: ())
+        return value
+    }
+
     /// The class instance `instance` holds, read in place: `instance` is of a class type. A
     /// cast to `AnyObject` would go through the runtime.
     static func object(in instance: Any) -> AnyObject {
