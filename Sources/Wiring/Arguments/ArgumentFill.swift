@@ -36,20 +36,20 @@ final class ArgumentFill {
     }
 
     private func read(_ value: ManifestValue) -> ManifestValue {
-        let kind = value.kind
-        switch kind {
+        let content = value.content
+        switch content {
         case .template(let template):
             for case .environment(let name, let fallback) in template.parts where !values.canFill(name, fallback: fallback) {
                 passedOver.insert(value.location)
                 return ManifestValue(.null, at: value.location)
             }
             templates.append((value.location, template))
-            return values.resolve(value, kind: kind).built
-        case .list(let elements):
+            return values.resolve(value, content: content).built
+        case .value(.list(let elements)):
             return ManifestValue(.list(elements.map(read)), at: value.location, isSecret: value.isSecret, isInterpolated: false)
-        case .map(let map):
+        case .value(.map(let map)):
             return ManifestValue(.map(readEntries(map)), at: value.location, isSecret: value.isSecret, isInterpolated: false)
-        default:
+        case .value(let kind):
             return ManifestValue(kind, at: value.location, isSecret: value.isSecret, isInterpolated: false)
         }
     }

@@ -90,19 +90,20 @@ package struct ValueResolver: Sendable {
 
     private mutating func check(_ value: ManifestValue) {
         guard value.mayHold(environmentOnly: !hasCompositeParameters) else { return }
-        switch value.kind {
+        let content = value.content
+        switch content {
         case .template(let template):
             // A whole `$(name)` takes its parameter's value with its kind, a list or mapping too.
             if template.parts.count == 1, case .parameter = template.parts[0] { return }
             // A whole `${name}` may be a list from a configuration source: checked as it is read.
             if external.configuration != nil, template.parts.count == 1, case .environment = template.parts[0] {
-                _ = resolve(value, kind: value.kind)
+                _ = resolve(value, content: content)
                 return
             }
             _ = fill(template, of: value, building: false)
-        case .list(let values): values.forEach { check($0) }
-        case .map(let map): check(map)
-        default: break
+        case .value(.list(let values)): values.forEach { check($0) }
+        case .value(.map(let map)): check(map)
+        case .value: break
         }
     }
 
@@ -124,16 +125,16 @@ package struct ValueResolver: Sendable {
     /// A value with its templates filled in from the environment and the parameters.
     package mutating func resolve(_ value: ManifestValue) -> ManifestValue {
         guard value.mayHoldReferences else { return value }
-        return resolve(value, kind: value.kind)
+        return resolve(value, content: value.content)
     }
 
-    /// `value`, whose kind is `kind` (read once by the caller), with its templates filled in.
-    package mutating func resolve(_ value: ManifestValue, kind: ManifestValue.Kind) -> ManifestValue {
-        switch kind {
+    /// `value`, whose content is `content` (read once by the caller), with its templates filled in.
+    package mutating func resolve(_ value: ManifestValue, content: ManifestValue.Content) -> ManifestValue {
+        switch content {
         case .template(let template):
             if template.parts.count == 1, case .parameter(let name) = template.parts[0] {
                 guard let parameter = parameterValue(name) else { return ManifestValue(.null, at: value.location) }
-                return ManifestValue(parameter.kind, at: value.location, isSecret: parameter.isSecret || value.isSecret,
+                return ManifestValue(content: parameter.content, at: value.location, isSecret: parameter.isSecret || value.isSecret,
                                      isInterpolated: parameter.isInterpolated)
             }
             // A whole `${name}` keeps the type its source gives it (the environment gives text).
@@ -143,11 +144,11 @@ package struct ValueResolver: Sendable {
             }
             let (text, secret) = fill(template, of: value, building: true)
             return ManifestValue(.string(text), at: value.location, isSecret: secret, isInterpolated: true)
-        case .list(let values):
+        case .value(.list(let values)):
             return ManifestValue(.list(values.map { resolve($0) }), at: value.location, isSecret: value.isSecret)
-        case .map(let map):
+        case .value(.map(let map)):
             return ManifestValue(.map(resolve(map, at: value.location)), at: value.location, isSecret: value.isSecret)
-        default:
+        case .value:
             return value
         }
     }

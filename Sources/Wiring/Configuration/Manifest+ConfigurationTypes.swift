@@ -30,12 +30,12 @@ extension Manifest {
 
     /// The key `value` is, when it is a whole `${key}`, or a whole `$(parameter)` that is one.
     private func wholeReference(_ value: ManifestValue) -> String? {
-        guard case .template(let template) = value.kind, template.parts.count == 1 else { return nil }
+        guard case .template(let template) = value.content, template.parts.count == 1 else { return nil }
         switch template.parts[0] {
         case .environment(let name, _):
             return name
         case .parameter(let name):
-            guard let parameter = parameter(name), case .template(let read) = parameter.value.kind, read.parts.count == 1,
+            guard let parameter = parameter(name), case .template(let read) = parameter.value.content, read.parts.count == 1,
                   case .environment(let key, _) = read.parts[0] else { return nil }
             return key
         case .literal:

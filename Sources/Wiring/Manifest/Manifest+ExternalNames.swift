@@ -13,11 +13,11 @@ extension Manifest {
 
     /// The templates written in `value`, in order.
     private static func templates(in value: ManifestValue) -> [StringTemplate] {
-        switch value.kind {
+        switch value.content {
         case .template(let template): [template]
-        case .list(let values): values.flatMap(templates(in:))
-        case .map(let map): map.entries.flatMap { templates(in: $0.value) }
-        default: []
+        case .value(.list(let values)): values.flatMap(templates(in:))
+        case .value(.map(let map)): map.entries.flatMap { templates(in: $0.value) }
+        case .value: []
         }
     }
 
@@ -33,7 +33,7 @@ extension Manifest {
                 case .environment(let name, _): if !found.contains(name) { found.append(name) }
                 case .parameter(let name):
                     guard seenParameters.insert(name).inserted, let parameter = self.parameter(name),
-                          case .template(let read) = parameter.value.kind else { continue }
+                          case .template(let read) = parameter.value.content else { continue }
                     pending.append(read)
                 case .literal: break
                 }

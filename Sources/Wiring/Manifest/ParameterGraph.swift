@@ -39,9 +39,9 @@ struct ParameterGraph {
             for position in component {
                 let value = parameters[position].value
                 var length = 0, filledIn = false
-                switch value.kind {
-                case .string(let text): length = text.utf8.count
-                case .int, .double, .bool: length = value.description.utf8.count
+                switch value.content {
+                case .value(.string(let text)): length = text.utf8.count
+                case .value(.int), .value(.double), .value(.bool): length = value.description.utf8.count
                 default: break
                 }
                 value.forEachTemplate { template, _ in

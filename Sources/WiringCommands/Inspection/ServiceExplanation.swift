@@ -92,7 +92,7 @@ extension Manifest {
                 let resolved = resolver.resolve(entry.value)
                 var shown = resolved.isSecret && !showingValues ? "<redacted>" : Self.show(resolved)
                 var template: StringTemplate?
-                if case .template(let written) = entry.value.kind { template = written }
+                if case .template(let written) = entry.value.content { template = written }
                 if resolver.diagnostics.count > before {
                     // A dotted name is a configuration key, read through the app's reader.
                     let readsConfiguration = template?.parts.contains {

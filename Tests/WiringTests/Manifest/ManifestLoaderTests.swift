@@ -23,7 +23,7 @@ struct ManifestLoaderTests {
         #expect(store.names.map(\.name) == ["replica"])
         let args = try #require(store.args)
         #expect(args.keys == ["url", "port", "pool", "tags", "password"])
-        guard case .template(let url) = args["url"]?.kind else {
+        guard case .template(let url) = args["url"]?.content else {
             Issue.record("url is not a template")
             return
         }
@@ -42,12 +42,12 @@ struct ManifestLoaderTests {
         #expect(manifest.customScopes.map(\.name) == ["request", "session"])
         #expect(manifest.customScopes.last?.timeToLive?.value == .seconds(90))
 
-        guard case .template(let db) = manifest.parameter("dbURL")?.value.kind else {
+        guard case .template(let db) = manifest.parameter("dbURL")?.value.content else {
             Issue.record("dbURL is not a template")
             return
         }
         #expect(db.parts == [.environment("DATABASE_URL", fallback: "sqlite:///tmp/dev.db")])
-        guard case .template(let greeting) = manifest.parameter("greeting")?.value.kind else {
+        guard case .template(let greeting) = manifest.parameter("greeting")?.value.content else {
             Issue.record("greeting is not a template")
             return
         }

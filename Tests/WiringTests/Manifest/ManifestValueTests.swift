@@ -143,12 +143,20 @@ struct ManifestValueTests {
         #expect(args.count == 10)
         #expect(try args.decode("port", as: Int.self) == 8080)
         #expect(try args.decode("name", as: String.self) == "8080")
-        guard case .template(let url)? = args["url"]?.kind, case .template(let home)? = args["home"]?.kind else {
+        guard case .template(let url)? = args["url"]?.content, case .template(let home)? = args["home"]?.content else {
             Issue.record("references are templates")
             return
         }
         #expect(url.parameters == ["base"])
         #expect(home.environmentVariables == ["WIRING_TEST_UNSET"])
+        // What a user reads before a container is built: the text as written, a string.
+        guard case .string(let written)? = args["url"]?.kind else {
+            Issue.record("a template reads as its text")
+            return
+        }
+        #expect(written == url.source)
+        #expect(try args.decode("url", as: String.self) == url.source)
+        #expect(args["url"]?.kindDescription == "a string")
         let password = try #require(args["password"])
         #expect(password.isSecret)
         #expect(password.description == "<redacted>")

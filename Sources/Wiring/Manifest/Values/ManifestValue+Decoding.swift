@@ -42,7 +42,6 @@ extension ManifestValue {
         if isSecret { return source.map { "\(found) from \($0)" } ?? found }
         switch kind {
         case .string(let text): return "\(found) '\(text)'"
-        case .template(let template): return "\(found) '\(template.source)'"
         case .int, .double, .bool: return "\(found) (\(description))"
         default: return found
         }

@@ -1,8 +1,9 @@
 /// A value written in a manifest (a service's `args`, a parameter), with its position.
 ///
 /// Scalars are typed by the YAML 1.2 core schema: `8080` is an integer, `"8080"` a string,
-/// `true` a boolean (`yes` is a string). Strings that hold `${VAR}` or `$(param)` are kept as
-/// a ``StringTemplate`` until a container is built. Read values typed with ``decode(_:)``:
+/// `true` a boolean (`yes` is a string). A string that holds `${VAR}` or `$(param)` is filled
+/// in when a container is built; the values a factory reads are filled in, and one read before
+/// that is its text as written. Read values typed with ``decode(_:)``:
 ///
 /// ```swift
 /// let port = try service.args?.decode("port", as: Int.self)
@@ -20,8 +21,6 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
         case double(Double)
         /// Any other scalar, or a quoted one: `"8080"` is a string.
         case string(String)
-        /// A string with environment or parameter references, resolved when a container is built.
-        case template(StringTemplate)
         /// A sequence: `[a, b]` or `- a` lines.
         case list([ManifestValue])
         /// A mapping: `{ key: value }` or indented `key: value` lines, in the order written.
@@ -33,12 +32,19 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
         case tagged(String)
     }
 
+    /// What a value holds as the package reads it: a string with references stays a template
+    /// until a container is built, where ``kind`` shows its text.
+    package enum Content: Sendable {
+        case template(StringTemplate)
+        case value(Kind)
+    }
+
     /// Where the value comes from: the store of the file the loader read (decoded when asked
-    /// for, so loading a large manifest does not build every value twice), or a kind built in
+    /// for, so loading a large manifest does not build every value twice), or content built in
     /// code.
     private enum Source: Sendable {
         case stored(NodeStore, NodeStore.Index)
-        case built(Kind)
+        case built(Content)
     }
 
     private let source: Source
@@ -56,7 +62,11 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
     }
 
     package init(_ kind: Kind, at location: SourceLocation, isSecret: Bool, isInterpolated: Bool) {
-        source = .built(kind)
+        self.init(content: .value(kind), at: location, isSecret: isSecret, isInterpolated: isInterpolated)
+    }
+
+    package init(content: Content, at location: SourceLocation, isSecret: Bool, isInterpolated: Bool) {
+        source = .built(content)
         self.location = location
         self.isSecret = isSecret
         self.isInterpolated = isInterpolated
@@ -70,11 +80,20 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
         isInterpolated = false
     }
 
-    /// The value.
+    /// The value; a string not yet filled in is its text as written.
     public var kind: Kind {
         switch source {
-        case .built(let kind): kind
+        case .built(.value(let kind)): kind
+        case .built(.template(let template)): .string(template.source)
         case .stored(let store, let index): store.kind(index)
+        }
+    }
+
+    /// The value, a string not yet filled in kept as its template.
+    package var content: Content {
+        switch source {
+        case .built(let content): content
+        case .stored(let store, let index): store.content(index)
         }
     }
 
@@ -85,7 +104,7 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
         case .bool: "a boolean"
         case .int: "an integer"
         case .double: "a number"
-        case .string, .template: "a string"
+        case .string: "a string"
         case .list: "a list"
         case .map: "a mapping"
         case .service: "a service reference"
@@ -102,7 +121,6 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
         case .int(let value): return String(value)
         case .double(let value): return String(value)
         case .string(let value): return value
-        case .template(let template): return template.source
         case .list(let values): return "[" + values.map(\.description).joined(separator: ", ") + "]"
         case .map(let map): return "{" + map.entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
         case .service(let reference): return "!service \(reference)"
@@ -120,23 +138,23 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
         switch source {
         case .stored(let store, let index):
             return store.mayHold(index, environmentOnly: environmentOnly)
-        case .built(let kind):
-            switch kind {
+        case .built(let content):
+            switch content {
             case .template(let template): return !environmentOnly || !template.environmentVariables.isEmpty
-            case .list(let values): return values.contains { $0.mayHold(environmentOnly: environmentOnly) }
-            case .map(let map): return map.mayHold(environmentOnly: environmentOnly)
-            default: return false
+            case .value(.list(let values)): return values.contains { $0.mayHold(environmentOnly: environmentOnly) }
+            case .value(.map(let map)): return map.mayHold(environmentOnly: environmentOnly)
+            case .value: return false
             }
         }
     }
 
     /// Every template inside this value, nested ones included.
     func forEachTemplate(_ body: (StringTemplate, SourceLocation) -> Void) {
-        switch kind {
+        switch content {
         case .template(let template): body(template, location)
-        case .list(let values): values.forEach { $0.forEachTemplate(body) }
-        case .map(let map): map.entries.forEach { $0.value.forEachTemplate(body) }
-        default: break
+        case .value(.list(let values)): values.forEach { $0.forEachTemplate(body) }
+        case .value(.map(let map)): map.entries.forEach { $0.value.forEachTemplate(body) }
+        case .value: break
         }
     }
 }

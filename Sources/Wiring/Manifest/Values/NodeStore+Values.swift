@@ -50,7 +50,16 @@ extension NodeStore {
         }
     }
 
-    /// The value of the node at `index`, for a ``ManifestValue``.
+    /// The value of the node at `index`, for a ``ManifestValue``: a string with references is
+    /// its template.
+    package func content(_ index: Index) -> ManifestValue.Content {
+        let kind = kind(index)
+        // Malformed templates were reported when loading; here they read as text.
+        if case .string(let text) = kind, let template = try? StringTemplate.parse(text) { return .template(template) }
+        return .value(kind)
+    }
+
+    /// The value of the node at `index`, a string with references as the text written.
     package func kind(_ index: Index) -> ManifestValue.Kind {
         let tag = tag(index)
         if tag == .service || tag == .tagged {
@@ -68,10 +77,7 @@ extension NodeStore {
         case .bool(let flag): return .bool(flag)
         case .int(let number): return .int(number)
         case .double(let number): return .double(number)
-        case .string(let text):
-            // Malformed templates were reported when loading; here they read as text.
-            if let template = try? StringTemplate.parse(text) { return .template(template) }
-            return .string(text)
+        case .string(let text): return .string(text)
         }
     }
 

@@ -12,9 +12,9 @@
 /// A `$` followed by anything else is kept as it is. When a whole value is one `$(name)`, the
 /// parameter's value is used with its kind (a number stays a number).
 ///
-/// A factory never sees one: the values it reads are filled in. What a template reads is the
-/// loader's business; its text is all the public view has.
-public struct StringTemplate: Sendable, Hashable {
+/// A factory never sees one: the values it reads are filled in, and a ``ManifestValue`` shows
+/// an unfilled one as its text (``ManifestValue/Kind/string(_:)``).
+package struct StringTemplate: Sendable, Hashable {
     /// A piece of a template.
     package enum Part: Sendable, Hashable {
         /// Text kept as written.
@@ -28,7 +28,7 @@ public struct StringTemplate: Sendable, Hashable {
     /// The pieces, in order.
     package let parts: [Part]
     /// The text as written.
-    public let source: String
+    package let source: String
 
     /// The environment variables it reads.
     package var environmentVariables: [String] {
