@@ -270,8 +270,9 @@ public final class Container: Sendable {
         if let lineage = layer?.lineage { lineage.parent.life.children.withLock { $0.remove(lineage.number) } }
     }
 
-    /// `contexts: staging (WIRING_CONTEXT), test (automatic)`, or `contexts: none`.
-    public var contextSummary: String {
+    /// `contexts: staging (WIRING_CONTEXT), test (automatic)`, or `contexts: none`: what the
+    /// container logs when it is built (``activeContexts`` is the public spelling).
+    package var contextSummary: String {
         "contexts: " + (activeContexts.isEmpty ? "none" : activeContexts.map(\.description).joined(separator: ", "))
     }
 }

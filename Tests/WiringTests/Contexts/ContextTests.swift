@@ -140,6 +140,8 @@ struct ContextTests {
             "test (automatic)", "quiet (code)", "staging (WIRING_CONTEXT)", "loud (--wiring-context)",
         ])
         #expect(container.contextSummary == "contexts: test (automatic), quiet (code), staging (WIRING_CONTEXT), loud (--wiring-context)")
+        // As README shows it printed.
+        #expect("\(container.activeContexts)" == "[test (automatic), quiet (code), staging (WIRING_CONTEXT), loud (--wiring-context)]")
     }
 
     @Test func theEnvironmentVariableListsContextsAndCanBeRenamed() throws {

@@ -103,7 +103,8 @@ struct Demo: AsyncParsableCommand {
 
     func run() async throws {
         try await options.withContainer { container in
-            print(container.contextSummary)
+            let contexts = container.activeContexts
+            print("contexts: " + (contexts.isEmpty ? "none" : contexts.map(\.description).joined(separator: ", ")))
             print("store: \(String(describing: type(of: try container.resolve(NoteStore.self))))")
             let app = try container.resolve(NotesApp.self)
             print("api: \(app.api.baseURL) (timeout \(app.api.timeout)s)")

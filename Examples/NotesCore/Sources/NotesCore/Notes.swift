@@ -43,7 +43,7 @@ public enum Notes {
         let settings = try await NotesSettings.load(environment: environment)
         let container = try Container(manifest: launchManifest(environment), registry: registry(), contexts: contexts(environment: environment),
                                       options: launchOptions(environment: environment, settings: settings, observers: observers))
-        FileHandle.standardOutput.write(Data((container.contextSummary + "\n").utf8))
+        FileHandle.standardOutput.write(Data((contextLine(container) + "\n").utf8))
         return (container, settings)
     }
 
@@ -65,8 +65,13 @@ public enum Notes {
                                             contexts: contexts(environment: environment),
                                             options: launchOptions(environment: environment, settings: settings, observers: observers),
                                             pollInterval: poll)
-        FileHandle.standardOutput.write(Data((wiring.container.contextSummary + " (reloading on edits)\n").utf8))
+        FileHandle.standardOutput.write(Data((contextLine(wiring.container) + " (reloading on edits)\n").utf8))
         return (wiring, settings)
+    }
+
+    /// `contexts: test (WIRING_CONTEXT)`, or `contexts: none`: the line a server prints at launch.
+    static func contextLine(_ container: Container) -> String {
+        "contexts: " + (container.activeContexts.isEmpty ? "none" : container.activeContexts.map(\.description).joined(separator: ", "))
     }
 
     /// The root manifest an executable reads: in the folder `NOTES_CONFIG` names, or ``defaultConfig``.
