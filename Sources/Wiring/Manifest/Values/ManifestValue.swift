@@ -65,7 +65,7 @@ public struct ManifestValue: Sendable, CustomStringConvertible {
         self.init(content: .value(kind), at: location, isSecret: isSecret, isInterpolated: isInterpolated)
     }
 
-    package init(content: Content, at location: SourceLocation, isSecret: Bool, isInterpolated: Bool) {
+    init(content: Content, at location: SourceLocation, isSecret: Bool, isInterpolated: Bool) {
         source = .built(content)
         self.location = location
         self.isSecret = isSecret

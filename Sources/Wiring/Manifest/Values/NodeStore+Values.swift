@@ -52,7 +52,7 @@ extension NodeStore {
 
     /// The value of the node at `index`, for a ``ManifestValue``: a string with references is
     /// its template.
-    package func content(_ index: Index) -> ManifestValue.Content {
+    func content(_ index: Index) -> ManifestValue.Content {
         let kind = kind(index)
         // Malformed templates were reported when loading; here they read as text.
         if case .string(let text) = kind, let template = try? StringTemplate.parse(text) { return .template(template) }
@@ -60,7 +60,7 @@ extension NodeStore {
     }
 
     /// The value of the node at `index`, a string with references as the text written.
-    package func kind(_ index: Index) -> ManifestValue.Kind {
+    func kind(_ index: Index) -> ManifestValue.Kind {
         let tag = tag(index)
         if tag == .service || tag == .tagged {
             switch referenceTarget(index) {
