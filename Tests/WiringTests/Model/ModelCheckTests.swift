@@ -298,6 +298,26 @@ struct ModelCheckTests {
         #expect(ModelRunner.runModel(program).lines.first == "1: error circularDependency at S2")
     }
 
+    /// An autowired factory's parameter is a reference only while that factory builds the
+    /// service: a grandchild may override it and share a service that reaches the one its parent
+    /// overrode (the parent's override takes no parameter). Seed 4242 of 2026-11-29 found the
+    /// model refusing that child.
+    @Test func anOverriddenAutowiredFactoryTakesItsParameterAlong() async {
+        let program = ModelProgram(services: [
+            .init(key: "S0", scope: .unique, dependencies: [.reference("S3", name: nil)], aliases: [], tags: [], variants: []),
+            .init(key: "S3", scope: .unique, dependencies: [.autowired("S4")], aliases: [], tags: [], variants: []),
+            .init(key: "S4", scope: .unique, dependencies: [], aliases: [], tags: [], variants: []),
+        ], operations: [
+            .makeChild(overrides: ["S3"], shares: []),
+            .makeChild(overrides: ["S4"], shares: ["S0"], parent: 0),
+            // Without the parent's override, the parameter reaches what the child overrides.
+            .makeChild(overrides: ["S4"], shares: ["S0"]),
+        ])
+        let disagreement = await Self.check(program)
+        #expect(disagreement == nil, "\(disagreement.map(String.init(describing:)) ?? "")")
+        #expect(ModelRunner.runModel(program).lines.filter { $0.hasSuffix("child refused") } == ["2: child refused"])
+    }
+
     /// What eager services build is theirs alone, a context's added service included: a start
     /// builds them concurrently, and an outcome that depended on which finished first (an async
     /// service one of them reaches synchronously, built already or not) could not be predicted.

@@ -97,7 +97,7 @@ extension ModelRunner {
             case .makeChild(let overrides, let shares, let parent, let adds):
                 let parentWorld = parent.map { children[$0] } ?? model.root
                 // Adding what the parent declares (its own addition included) is refused.
-                if let parentWorld, !parentWorld.isShutDown, !model.refusesChild(overrides: Set(overrides), shares: Set(shares)),
+                if let parentWorld, !parentWorld.isShutDown, !model.refusesChild(of: parentWorld, overrides: Set(overrides), shares: Set(shares)),
                    adds == nil || model.adding(in: parentWorld) == nil {
                     let child = ReferenceModel.World(parent: parentWorld, overrides: Set(overrides), shares: Set(shares), adds: adds)
                     parentWorld.children.append(child)

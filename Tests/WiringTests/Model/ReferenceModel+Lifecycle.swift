@@ -68,10 +68,12 @@ extension ReferenceModel {
         return scope.hooks.reversed().map(\.node)
     }
 
-    /// Whether a child sharing `shares` and overriding `overrides` is refused: a service it names
-    /// that the manifest does not declare; a shared service that is scoped, or whose declared
-    /// references reach an overridden one (the parent's instance would hold the parent's).
-    func refusesChild(overrides: Set<String>, shares: Set<String>) -> Bool {
+    /// Whether a child of `parent` sharing `shares` and overriding `overrides` is refused: a
+    /// service it names that the manifest does not declare; a shared service that is scoped, or
+    /// whose declared references reach an overridden one (the parent's instance would hold the
+    /// parent's). An autowired factory's parameter is a declared reference while the parent
+    /// builds that service with it: not once the parent (or an ancestor) overrides the service.
+    func refusesChild(of parent: World, overrides: Set<String>, shares: Set<String>) -> Bool {
         for label in overrides {
             let key = ModelNode.key(ofLabel: label)
             guard let service = program.service(key), service.variants.contains(where: { label == "\(key)[\($0.name)]" }) || label == key
@@ -91,6 +93,7 @@ extension ReferenceModel {
                         if overrides.contains(referenced.label) { return true }
                         pending.append(referenced)
                     case .autowired(let key):
+                        if case .override? = change(of: next, in: parent) { break }
                         if overrides.contains(key) { return true }
                         pending.append(Registration(key: key, name: nil))
                     case .tagged(let tag):
