@@ -22,7 +22,9 @@ struct ChildPlan {
     /// What this child changes, by the registration it changes (its parent's, or the root's it
     /// replaces), with where.
     private var changed: [ObjectIdentifier: Change] = [:]
-    private var shares: [(shared: Registration, change: Change)] = []
+    /// What this child shares: the service (the root's registration), and what built the
+    /// parent's instance, whose references the share check walks.
+    private var shares: [(shared: Registration, builtBy: Registration, change: Change)] = []
     /// The replacements that hand out an ancestor's instance, the parent's lineage's and this
     /// child's.
     private(set) var sharing: Set<ObjectIdentifier>
@@ -80,7 +82,9 @@ struct ChildPlan {
                 return
             }
             replacement = Registration(sharing: original, from: parent)
-            shares.append((original, change))
+            // The parent's own override takes its own parameters (an autowired original's are
+            // not its); a share of an ancestor's holds what the original's references reach.
+            shares.append((original, sharing.contains(ObjectIdentifier(registration)) ? original : registration, change))
             sharing.insert(ObjectIdentifier(replacement))
         case .add:
             return
@@ -166,9 +170,9 @@ struct ChildPlan {
     mutating func checkShares() {
         let overridden = changed.filter { if case .override = $0.value.kind { true } else { false } }
         guard !shares.isEmpty, !overridden.isEmpty else { return }
-        for (shared, change) in shares {
+        for (shared, builtBy, change) in shares {
             var visited: Set<ObjectIdentifier> = [ObjectIdentifier(shared)]
-            var pending = [(registration: shared, path: [shared.shown])]
+            var pending = [(registration: builtBy, path: [shared.shown])]
             search: while let (registration, path) = pending.popLast() {
                 for next in declaredDependencies(of: registration) {
                     let original = parent.lineage?.original(of: next) ?? next

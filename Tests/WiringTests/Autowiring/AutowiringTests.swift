@@ -149,6 +149,32 @@ struct AutowiringTests {
         #expect(try container.resolve(AutoNoteService.self).clock.now == 42)
     }
 
+    /// A share hands out the parent's instance: when the parent overrides an autowired service
+    /// with a closure that takes no parameter, a grandchild may override what the autowired
+    /// factory took and still share the service. Shared from the root, which builds it
+    /// autowired, it is refused (its instance holds the root's clock).
+    @Test func aChildMayShareWhatItsParentBuildsWithoutTheAutowiredParameter() throws {
+        let container = try AutowiringFixture.container(Self.services)
+        let parent = try container.child {
+            $0.override(AutoNoteService.self) { _ in AutoNoteService(store: AutoStore(name: "parent's"), clock: FixedAutoClock(now: 1), audit: nil) }
+        }
+        let grandchild = try parent.child {
+            $0.override((any AutoClock).self, with: FixedAutoClock(now: 7))
+            $0.share(AutoNoteService.self)
+        }
+        #expect(try grandchild.resolve(AutoNoteService.self).store.name == "parent's")
+        #expect(try grandchild.resolve(AutoNoteService.self).clock.now == 1)
+        let error = #expect(throws: ManifestError.self) {
+            try container.child {
+                $0.override((any AutoClock).self, with: FixedAutoClock(now: 7))
+                $0.share(AutoNoteService.self)
+            }
+        }
+        #expect(error?.diagnostics.map(\.message) == [
+            "cannot share AutoNoteService: it depends on FixedAutoClock, which this child overrides (AutoNoteService → FixedAutoClock), and the parent's instance holds the parent's; override AutoNoteService too, or do not share it",
+        ])
+    }
+
     @Test func decoratorsAndPropertyHooksWrapAnAutowiredService() throws {
         let registry = AutowiringFixture.registry()
         registry.factory("renamed-store") { r in AutoStore(name: "decorated " + (try r.decorated(AutoStore.self)).name) }

@@ -318,6 +318,23 @@ struct ModelCheckTests {
         #expect(ModelRunner.runModel(program).lines.filter { $0.hasSuffix("child refused") } == ["2: child refused"])
     }
 
+    /// The other side of the same rule: a child may share a service its parent overrides,
+    /// whose original autowired factory took what the child overrides (the parent's instance
+    /// was built without it). The same run found the container refusing that child.
+    @Test func aShareOfTheParentsOverrideIgnoresTheOriginalsParameter() async {
+        let program = ModelProgram(services: [
+            .init(key: "S0", scope: .unique, dependencies: [.autowired("S3")], aliases: [], tags: [], variants: []),
+            .init(key: "S3", scope: .unique, dependencies: [], aliases: [], tags: [], variants: []),
+        ], operations: [
+            .makeChild(overrides: ["S0"], shares: []),
+            .makeChild(overrides: ["S3"], shares: ["S0"], parent: 0),
+            .makeChild(overrides: ["S3"], shares: ["S0"]),
+        ])
+        let disagreement = await Self.check(program)
+        #expect(disagreement == nil, "\(disagreement.map(String.init(describing:)) ?? "")")
+        #expect(ModelRunner.runModel(program).lines.filter { $0.hasSuffix("child refused") } == ["2: child refused"])
+    }
+
     /// What eager services build is theirs alone, a context's added service included: a start
     /// builds them concurrently, and an outcome that depended on which finished first (an async
     /// service one of them reaches synchronously, built already or not) could not be predicted.
