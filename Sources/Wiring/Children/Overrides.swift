@@ -225,8 +225,9 @@ extension Container {
         /// The parent builds it, if it has not yet, with the parent's services. Sharing a
         /// service whose declared references (`!service`, `!tagged`, directly or through other
         /// services) reach one this child overrides is an error: the parent's instance holds the
-        /// parent's version; an autowired factory's parameters count as references. Dependencies
-        /// resolved in a closure's code cannot be seen before they run.
+        /// parent's version. An autowired factory's parameters count as references while that
+        /// factory builds the parent's instance (a parent's override of the service takes none).
+        /// Dependencies resolved in a closure's code cannot be seen before they run.
         public func share<T>(_ type: T.Type, name: String? = nil, fileID: String = #fileID, line: Int = #line) {
             append(.type(type), name: name, .share, at(fileID, line))
         }
