@@ -230,8 +230,7 @@ extension Container {
     /// The type of what `instance` holds, read in place (the last of an `Any`'s four words):
     /// `type(of:)` asks the runtime.
     static func storedType(of instance: Any) -> Any.Type {
-        guard MemoryLayout<Any>.size == 4 * MemoryLayout<Int>.size else { return type(of: instance) }
-        return withUnsafePointer(to: instance) { UnsafeRawPointer($0).load(fromByteOffset: 3 * MemoryLayout<Int>.size, as: Any.Type.self) }
+        withUnsafePointer(to: instance) { storedType(in: $0) }
     }
 
     /// The type of what `instance` points at, read in place without copying it.
