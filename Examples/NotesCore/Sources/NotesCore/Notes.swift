@@ -71,7 +71,8 @@ public enum Notes {
 
     /// `contexts: test (WIRING_CONTEXT)`, or `contexts: none`: the line a server prints at launch.
     static func contextLine(_ container: Container) -> String {
-        "contexts: " + (container.activeContexts.isEmpty ? "none" : container.activeContexts.map(\.description).joined(separator: ", "))
+        let contexts = container.activeContexts
+        return "contexts: " + (contexts.isEmpty ? "none" : contexts.map(\.description).joined(separator: ", "))
     }
 
     /// The root manifest an executable reads: in the folder `NOTES_CONFIG` names, or ``defaultConfig``.
