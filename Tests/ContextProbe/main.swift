@@ -1,6 +1,7 @@
 // Builds a container from the manifest named on the command line, with the contexts chosen at
-// launch (WIRING_CONTEXT, --wiring-context), and prints what they changed. With
-// `inject-before-bootstrap` it uses a property wrapper before any container exists.
+// launch (WIRING_CONTEXT, --wiring-context), and prints what they changed. Its other modes (the
+// first argument) each check one behaviour of the shared container and the property wrappers
+// that needs a process of its own.
 import Foundation
 import Wiring
 
@@ -39,6 +40,33 @@ if CommandLine.arguments.dropFirst().first == "rename-after-read" {
     FileHandle.standardOutput.write(Data("read: \(holder.greeter.text)\n".utf8))
     holder.$greeter.name = "loud"
     print("unreachable: \(holder.greeter.text)")
+    exit(0)
+}
+
+// The launch README shows: bootstrap once, then the property wrappers of any object resolve
+// from the shared container; `bootstrap(_:)` replaces it.
+if CommandLine.arguments.dropFirst().first == "bootstrap" {
+    final class Absent {}
+    final class Screen {
+        @Injected var greeter: Greeter
+        @Injected(name: "loud") var loud: Greeter
+        @LazyInjected var later: Greeter
+        @OptionalInjected var absent: Absent?
+    }
+    func manifest(_ greeting: String) -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).yaml").path
+        try! "wiring: 1\nservices:\n  Greeter: { factory: greeter, scope: singleton, args: { greeting: \(greeting) }, names: { loud: { args: { greeting: HI } } } }\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+    let container = try! Container.bootstrap(manifest: manifest("hi"), registry: registry, contexts: .none, checking: .instantiate)
+    let screen = Screen()
+    print("shared: \(Container.shared === container), current: \(Container.current === container)")
+    print("injected: \(screen.greeter.text) \(screen.loud.text) \(screen.later.text) \(screen.absent == nil ? "nil" : "set")")
+    print("kept: \(try! container.resolve(Greeter.self) === screen.greeter)")
+    let other = try! Container(manifest: manifest("bye"), registry: registry, contexts: .none)
+    Container.bootstrap(other)
+    print("replaced: \(Container.shared === other), injected: \(Screen().greeter.text)")
     exit(0)
 }
 

@@ -176,7 +176,21 @@ struct PropertyWrapperTests {
         #expect(output.stderr.contains("Wiring: no container. Call Container.bootstrap(manifest:registry:) once at launch, or run this code inside Container.using(container) { … } (in tests)."))
     }
 
-    @Test func bootstrapSetsTheSharedContainerAndReportsProblems() throws {
+    /// In a process of its own: the shared container is the process's, and a test that set it
+    /// would change what every other test's wrappers resolve from.
+    @Test func bootstrapSetsTheSharedContainerTheWrappersResolveFrom() throws {
+        let output = try BinaryRunner.run("ContextProbe", ["bootstrap"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == """
+            shared: true, current: true
+            injected: hi HI hi nil
+            kept: true
+            replaced: true, injected: bye
+
+            """)
+    }
+
+    @Test func bootstrapReportsProblemsAsThrownErrors() throws {
         #expect {
             try Container.bootstrap(manifest: TestSupport.fixture("container/unbound.yaml"), registry: FactoryRegistry(),
                                     contexts: .none, options: .init(environment: [:]))
