@@ -60,6 +60,12 @@ final class AsyncAutoPool: Sendable {
     init(settings: AutoPoolArgs, store: AutoStore) async { size = settings.size }
 }
 
+/// An async initializer with an optional parameter.
+final class AsyncAutoReport: Sendable {
+    let audit: AutoAudit?
+    init(store: AutoStore, audit: AutoAudit?) async { self.audit = audit }
+}
+
 final class AutoPing: Sendable {
     let pong: AutoPong
     init(pong: AutoPong) { self.pong = pong }
@@ -84,6 +90,11 @@ enum AutowiringFixture {
         registry.autowire("view-model", isolated: AutoViewModel.init)
         registry.autowire("pool", AutoPool.init, args: AutoPoolArgs.self)
         registry.autowire("async-pool", AsyncAutoPool.init, args: AutoPoolArgs.self)
+        registry.autowire("report", AsyncAutoReport.init)
+        registry.factory("async-audit") { _ in
+            await Task.yield()
+            return AutoAudit()
+        }
         registry.autowire(AutoPing.init)
         registry.autowire(AutoPong.init)
         return registry

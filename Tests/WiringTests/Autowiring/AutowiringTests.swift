@@ -43,6 +43,20 @@ struct AutowiringTests {
         #expect(try container.resolve(AutoNoteService.self).audit != nil)
     }
 
+    /// An async initializer's optional parameter: `nil` with no service for it, else awaited,
+    /// through an async factory too.
+    @Test func anAsyncInitializersOptionalParameterIsAwaitedOrNil() async throws {
+        let without = try AutowiringFixture.container(Self.services + "  AsyncAutoReport: { factory: report }\n")
+        #expect(try await without.resolve(AsyncAutoReport.self).audit == nil)
+        let with = try AutowiringFixture.container(Self.services + """
+              AsyncAutoReport: { factory: report }
+              AutoAudit: { factory: async-audit, scope: singleton }
+
+            """)
+        let audit = try #require(try await with.resolve(AsyncAutoReport.self).audit)
+        #expect(audit === (try await with.resolve(AutoAudit.self)))
+    }
+
     @Test func aThrowingInitializersErrorFailsTheResolve() throws {
         let container = try AutowiringFixture.container(Self.services + "  ThrowingAutoService: { factory: throwing }\n")
         #expect {
