@@ -88,6 +88,35 @@ struct ReloadingContainerTests {
         #expect(second.isClosed)
     }
 
+    /// `withScope` runs on the container in force and ends its scope, when its body returns and
+    /// when it throws: a container retired since then shuts down, with no scope left open.
+    @Test func withScopeEndsItsScopeSoARetiredContainerShutsDown() async throws {
+        struct Refused: Error {}
+        let files = try Files(greeting: "hello")
+        let wiring = try reloading(files)
+        try await wiring.start()
+        let first = try await wiring.withScope { scope in
+            _ = try await scope.resolve(Request.self)
+            return try await scope.resolve(Greeter.self)
+        }
+        #expect(first === (try await wiring.container.resolve(Greeter.self)))
+        try files.write(greeting: "bonjour")
+        #expect(await wiring.reloadIfChanged())
+        let second = try await wiring.container.resolve(Greeter.self)
+        await #expect(throws: Refused.self) {
+            try await wiring.withScope { scope in
+                #expect(try await scope.resolve(Greeter.self) === second)
+                throw Refused()
+            }
+        }
+        try files.write(greeting: "hola")
+        #expect(await wiring.reloadIfChanged())
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !(first.isClosed && second.isClosed) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(first.isClosed && second.isClosed)
+        try await wiring.shutdown()
+    }
+
     @Test func anEditWithErrorsIsLoggedAtItsPositionAndTheContainerInForceKeepsServing() async throws {
         let files = try Files(greeting: "hello")
         let records = LogRecords()

@@ -184,6 +184,22 @@ struct ObserverTests {
         #expect(report.hooks[0].duration >= .milliseconds(50) && report.hooks[0].duration < .seconds(3_600))
         #expect(report.summary.hasSuffix("; 1 failed (1 timed out)"))
         #expect(observer.shutdowns.count == 1)
+        // The description: the summary, then a row per hook.
+        let lines = report.description.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(lines.count == 3)
+        #expect(lines.first.map { $0.joined(separator: " ") } == report.summary)
+        #expect(lines.dropFirst().first == ["service", "time", "outcome"])
+        #expect(lines.last?.first == "Sessions" && Array(lines.last?.suffix(2) ?? []) == ["timed", "out"])
+    }
+
+    /// What a refresh or reload event shows of a failure, as its logs and the snapshot's text say it.
+    @Test func aReportedFailureReadsAsOneLine() {
+        #expect(ReportedFailure(.rebuildFailed, service: "Pool", errorType: "PostgresError", location: "services.yaml:3:3").description
+                == "rebuildFailed Pool (services.yaml:3:3): PostgresError")
+        #expect(ReportedFailure(.valueRejected, service: "Pool", message: "the new value of configuration key 'pool.size' cannot be used").description
+                == "valueRejected Pool: the new value of configuration key 'pool.size' cannot be used")
+        #expect(ReportedFailure(.startFailed, errorType: "AppError", message: "at launch").description == "startFailed: AppError: at launch")
+        #expect(ReportedFailure(.manifestError, location: "services.yaml:9:1").description == "manifestError (services.yaml:9:1)")
     }
 
     final class Slow: Sendable {}
