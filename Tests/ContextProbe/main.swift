@@ -70,6 +70,12 @@ if CommandLine.arguments.dropFirst().first == "bootstrap" {
     exit(0)
 }
 
+// Two threads entering a cycle of singletons from both ends (see CrossThreadCycles.swift).
+if let mode = CommandLine.arguments.dropFirst().first, ["cycle-across-threads", "hook-cycle-across-threads"].contains(mode) {
+    runCrossThreadCycle(hooks: mode == "hook-cycle-across-threads")
+    exit(0)
+}
+
 // A cycle through a property wrapper is the resolution's own: it stops with its path.
 protocol Journal: AnyObject {}
 final class Invoice {
