@@ -68,16 +68,8 @@ public struct ContextSelection: Sendable {
     /// No context at all.
     public static let none = ContextSelection(environmentVariable: nil, launchArgument: nil, detectsTests: false)
 
-    /// The contexts to apply to `manifest`, in order, each with where it came from.
-    /// - Throws: ``ManifestError`` for a name the manifest does not define.
-    public func resolve(for manifest: Manifest) throws(ManifestError) -> [ActiveContext] {
-        let (known, unknown) = chosen(for: manifest)
-        if !unknown.diagnostics.isEmpty { throw unknown }
-        return known
-    }
-
-    /// The contexts to apply to `manifest` that it defines, and the error for those it does
-    /// not (empty when it defines them all).
+    /// The contexts to apply to `manifest` that it defines, in order, each with where it came
+    /// from, and the error for those it does not (empty when it defines them all).
     func chosen(for manifest: Manifest) -> (known: [ActiveContext], unknown: ManifestError) {
         var chosen: [ActiveContext] = []
         if detectsTests, manifest.context("test") != nil, Self.isRunningTests(arguments: arguments ?? CommandLine.arguments,
