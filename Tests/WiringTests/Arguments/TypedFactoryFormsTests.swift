@@ -117,6 +117,15 @@ struct TypedFactoryFormsTests {
         ])
     }
 
+    /// Arguments built in code, as a test of the service builds them: each `@Reference` field
+    /// given its instance.
+    @Test func argumentsWithReferencesCanBeBuiltInCode() {
+        let log = AuditLog()
+        let report = ReportService(ReportArgs(heading: "Weekly", log: log, sinks: [log, AuditLog()]))
+        #expect(report.args.heading == "Weekly" && report.args.log === log)
+        #expect(report.args.sinks.count == 2 && report.args.sinks[0] === log)
+    }
+
     @Test func contextsAndAddedServicesAreCheckedWhenTheyApply() throws {
         let registry = FactoryRegistry()
         registry.factory("pool", args: PoolArgs.self) { _, args in ArgsPool(args) }

@@ -91,6 +91,8 @@ enum AutowiringFixture {
         registry.autowire("pool", AutoPool.init, args: AutoPoolArgs.self)
         registry.autowire("async-pool", AsyncAutoPool.init, args: AutoPoolArgs.self)
         registry.autowire("report", AsyncAutoReport.init)
+        registry.autowire(AsyncAutoReport.init)   // the type-keyed async form
+        registry.autowire(isolated: AutoViewModel.init)   // the type-keyed isolated form
         registry.factory("async-audit") { _ in
             await Task.yield()
             return AutoAudit()

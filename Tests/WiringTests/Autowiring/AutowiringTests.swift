@@ -44,12 +44,13 @@ struct AutowiringTests {
     }
 
     /// An async initializer's optional parameter: `nil` with no service for it, else awaited,
-    /// through an async factory too.
-    @Test func anAsyncInitializersOptionalParameterIsAwaitedOrNil() async throws {
-        let without = try AutowiringFixture.container(Self.services + "  AsyncAutoReport: { factory: report }\n")
+    /// through an async factory too; registered by key and under its type's name.
+    @Test(arguments: ["AsyncAutoReport: { factory: report }", "AsyncAutoReport: {}"])
+    func anAsyncInitializersOptionalParameterIsAwaitedOrNil(declaration: String) async throws {
+        let without = try AutowiringFixture.container(Self.services + "  \(declaration)\n")
         #expect(try await without.resolve(AsyncAutoReport.self).audit == nil)
         let with = try AutowiringFixture.container(Self.services + """
-              AsyncAutoReport: { factory: report }
+              \(declaration)
               AutoAudit: { factory: async-audit, scope: singleton }
 
             """)
@@ -80,8 +81,10 @@ struct AutowiringTests {
         try container.resolve(type)
     }
 
-    @Test func aMainActorInitializerRunsOnTheMainActor() async throws {
-        let container = try AutowiringFixture.container(Self.services + "  AutoViewModel: { factory: view-model }\n")
+    /// By key, and under its type's name by a service that names no factory.
+    @Test(arguments: ["AutoViewModel: { factory: view-model }", "AutoViewModel: {}"])
+    func aMainActorInitializerRunsOnTheMainActor(declaration: String) async throws {
+        let container = try AutowiringFixture.container(Self.services + "  \(declaration)\n")
         let model = try await container.resolve(AutoViewModel.self)
         let store = await MainActor.run { ObjectIdentifier(model.store) }
         #expect(store == ObjectIdentifier(try Self.resolveNow(AutoStore.self, from: container)))

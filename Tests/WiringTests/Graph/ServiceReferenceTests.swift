@@ -137,6 +137,8 @@ struct ServiceReferenceTests {
         let container = try Self.container()
         let checks: [any HealthCheck] = try container.resolveAll(tagged: "health-check")
         #expect(checks.map(\.name) == ["disk", "store"])
+        // Every tag a service or a named variant carries, sorted.
+        #expect(container.tags == ["health-check", "metrics", "stores"])
         // A named variant has tags of its own.
         #expect(try container.resolveAll(UserStore.self, tagged: "stores").map(\.url) == ["archive"])
         #expect(try container.resolveAll(Any.self, tagged: "nothing").isEmpty)
@@ -144,6 +146,7 @@ struct ServiceReferenceTests {
         #expect(error?.message.hasPrefix("service DiskCheck (") == true)
         let test = try Self.container(context: "test")
         #expect(try test.resolveAll(Any.self, tagged: "health-check").count == 1)
+        #expect(test.tags == ["health-check", "metrics", "stores"])
         #expect(try test.resolveAll((any HealthCheck).self, tagged: "metrics").map(\.name) == ["store"])
         // A context points one consumer at another implementation.
         #expect(try test.resolve(Archive.self).primary.url == "archive")

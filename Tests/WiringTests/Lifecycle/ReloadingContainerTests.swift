@@ -88,6 +88,23 @@ struct ReloadingContainerTests {
         #expect(second.isClosed)
     }
 
+    /// Through ``ContainerProvider``, as the integrations take it: a container is its own
+    /// container in force; a reloading one hands out the one an edit put in force.
+    @Test func eachProviderHandsOutTheContainerInForce() async throws {
+        func inForce(_ provider: any ContainerProvider) -> Container { provider.container }
+        let files = try Files(greeting: "hello")
+        let wiring = try reloading(files)
+        let fixed = try Container(manifest: files.services.path, registry: registry(), contexts: .none, options: .init(environment: [:]))
+        #expect(inForce(fixed) === fixed)
+        let first = inForce(wiring)
+        try files.write(greeting: "bonjour")
+        #expect(await wiring.reloadIfChanged())
+        #expect(inForce(wiring) !== first && inForce(wiring) === wiring.container)
+        #expect(try await inForce(wiring).resolve(Greeter.self).text == "bonjour")
+        try await wiring.shutdown()
+        try await fixed.shutdown()
+    }
+
     /// `withScope` runs on the container in force and ends its scope, when its body returns and
     /// when it throws: a container retired since then shuts down, with no scope left open.
     @Test func withScopeEndsItsScopeSoARetiredContainerShutsDown() async throws {

@@ -52,6 +52,14 @@ struct DiagnosticTests {
         ])
     }
 
+    /// The orderings a tool sorts with: by severity, and by file name, then line, then column.
+    @Test func severitiesAndLocationsSort() {
+        #expect(Diagnostic.Severity.allCases.shuffled().sorted() == [.info, .warning, .error])
+        let locations = [("b.yaml", 1, 1), ("a.yaml", 9, 1), ("a.yaml", 2, 7), ("a.yaml", 2, 3)]
+            .map { Wiring.SourceLocation(file: $0.0, line: $0.1, column: $0.2) }
+        #expect(locations.sorted().map(\.description) == ["a.yaml:2:3", "a.yaml:2:7", "a.yaml:9:1", "b.yaml:1:1"])
+    }
+
     @Test func diagnosticWithoutLocation() {
         #expect(Diagnostic.error("cannot read", at: nil).description == "error: cannot read")
     }

@@ -125,6 +125,7 @@ extension RefreshTests {
         try await source.settle()
         let applied = try #require(observer.refreshes.last)
         #expect(applied.changedKeys == ["pool.size"] && applied.dropped == ["Pool"] && applied.applied)
+        #expect(applied.duration > .zero && applied.duration < .seconds(60))
         #expect(container.snapshot().lastRefresh == applied)
 
         source.set("pool.size", .string("many"))
@@ -152,9 +153,14 @@ extension ReloadingContainerTests {
         #expect(!rejected.applied && rejected.failures.first?.kind == .manifestError)
         #expect(rejected.failures.first?.location?.hasPrefix("greeting.yaml:") == true)
         try files.write(greeting: "bonjour")
+        let clock = ContinuousClock()
+        let reloadStarted = clock.now
         #expect(await container.reload())
+        let reloadTook = reloadStarted.duration(to: clock.now)
         let applied = try #require(container.lastReload)
         #expect(applied.applied && applied.failures.isEmpty && observer.reloads.count == 2)
+        // Its duration, kept in milliseconds, is within what the call took.
+        #expect(applied.duration > .zero && applied.duration <= reloadTook + .milliseconds(1))
         let snapshot = container.snapshot()
         #expect(snapshot.lastReload == applied)
         let json = String(decoding: try snapshot.json(), as: UTF8.self)
