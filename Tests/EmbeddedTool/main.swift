@@ -45,6 +45,8 @@ enum ContextApp: WiringApp {
         registry.factory("system-clock") { r in r.factoryKey }
         registry.factory("fixed-clock") { r in r.factoryKey }
         registry.factory("banner") { r in try r.arg("text", as: String.self) }
+        // Resolves a service in code, with no `!service` in the manifest: `graph --instantiate` draws it.
+        registry.factory("welcome") { r in "welcome: " + (try r.resolve(Greeter.self)).text }
         registry.factory("greeters") { r in try r.arg("all", as: [Greeter].self) }
         registry.factory("pool", args: PoolArgs.self) { _, args in Pool(args) }
         registry.factory("window", args: WindowArgs.self) { _, args in args.high - args.low }
@@ -78,5 +80,6 @@ struct EmbeddedTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "embedded-tool",
         abstract: "An app's tool with Wiring's commands embedded.",
-        subcommands: [AppValidateCommand<ContextApp>.self, AppCatalogCommand<ContextApp>.self, ExplainCommand.self, Keyed.self])
+        subcommands: [AppValidateCommand<ContextApp>.self, AppCatalogCommand<ContextApp>.self, AppGraphCommand<ContextApp>.self,
+                      ExplainCommand.self, Keyed.self])
 }

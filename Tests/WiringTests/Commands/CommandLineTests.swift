@@ -196,6 +196,30 @@ struct CommandLineTests {
         #expect(typo.stdout.contains("unbound.yaml:4:14: error: service 'Logger' uses factory 'loger', which is not registered"))
     }
 
+    /// An app's `graph` draws the manifest's edges; with `--instantiate` it builds every
+    /// service once and also draws, dashed, what factories resolved in code.
+    @Test func anAppsGraphInstantiateDrawsWhatFactoriesResolve() throws {
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            services:
+              Greeter: { factory: greeter, scope: singleton, args: { greeting: hi } }
+              Welcome: { factory: welcome }
+            """, name: "services.yaml")
+        let declared = try BinaryRunner.run("EmbeddedTool", ["graph", path])
+        #expect(declared.status == 0, "\(declared.stderr)")
+        #expect(declared.stdout.hasPrefix("digraph wiring {"))
+        #expect(!declared.stdout.contains("resolves"))
+        let instantiated = try BinaryRunner.run("EmbeddedTool", ["graph", path, "--instantiate", "--format", "mermaid"])
+        #expect(instantiated.status == 0, "\(instantiated.stderr)")
+        let resolves = instantiated.stdout.split(separator: "\n").filter { $0.contains("|resolves|") }
+        #expect(resolves.count == 1 && resolves[0].contains("-.->"), "\(instantiated.stdout)")
+        // A manifest with an error: its diagnostics, and exit status 1.
+        let broken = try TestSupport.temporaryFile("wiring: 1\nservices:\n  Welcome: { factory: welcom }\n", name: "services.yaml")
+        let failed = try BinaryRunner.run("EmbeddedTool", ["graph", broken, "--instantiate"])
+        #expect(failed.status == 1)
+        #expect(failed.stdout.contains("services.yaml:3:23: error: service 'Welcome' uses factory 'welcom', which is not registered"), "\(failed.stdout)")
+    }
+
     @Test func anAppsValidateInstantiateNamesATaggedServiceOfTheWrongType() throws {
         let fixture = "Tests/WiringTests/Fixtures/container/tagged-mismatch.yaml"
         #expect(try BinaryRunner.run("EmbeddedTool", ["validate", fixture]).status == 0)

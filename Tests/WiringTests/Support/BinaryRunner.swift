@@ -26,19 +26,20 @@ enum BinaryRunner {
     /// meant to stop (a fatal error on purpose) would otherwise leave the backtracer running,
     /// holding the output pipes open, and under ThreadSanitizer it never finishes. Sanitizer
     /// options given to the tests (`ASAN_OPTIONS`, …) reach the children too, since the
-    /// children are built with the same sanitizer.
+    /// children are built with the same sanitizer, and so does `LLVM_PROFILE_FILE`, so that a
+    /// coverage run (`--enable-code-coverage`) counts what the children ran.
     /// A child still running after `timeout` is stopped, and the output says so: a test of
     /// something that must not hang fails instead of hanging.
     static func run(
         _ name: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(300)
     ) throws -> Output {
-        let sanitizerOptions = ProcessInfo.processInfo.environment.filter {
-            ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"].contains($0.key)
+        let passedOn = ProcessInfo.processInfo.environment.filter {
+            ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "LLVM_PROFILE_FILE"].contains($0.key)
         }
         return try run(executable: folder.appendingPathComponent(name), arguments, in: TestSupport.packageRoot,
                        environment: environment
                            .merging(["SWIFT_BACKTRACE": "enable=no"]) { given, _ in given }
-                           .merging(sanitizerOptions) { given, _ in given },
+                           .merging(passedOn) { given, _ in given },
                        timeout: timeout)
     }
 
