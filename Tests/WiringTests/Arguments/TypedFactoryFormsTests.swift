@@ -117,6 +117,37 @@ struct TypedFactoryFormsTests {
         ])
     }
 
+    /// An async typed factory whose `@Reference` fields sit in a list of references and in a
+    /// nested mapping: each service is awaited (its factory is async) before the arguments are
+    /// handed over.
+    @Test func anAsyncTypedFactoryAwaitsReferencesInListsAndNestedMappings() async throws {
+        struct Target: Decodable, Sendable { @Reference var log: AuditLog }
+        struct NestedArgs: Decodable, Sendable {
+            @Reference var sinks: [AuditLog]
+            var target: Target
+        }
+        let registry = FactoryRegistry()
+        registry.factory("log") { _ in
+            await Task.yield()
+            return AuditLog()
+        }
+        registry.factory("nested", args: NestedArgs.self) { _, args in
+            await Task.yield()
+            return args
+        }
+        let container = try Self.container("""
+            services:
+              AuditLog: { factory: log, scope: singleton, names: { spare: {} } }
+              Nested:
+                factory: nested
+                args: { sinks: [!service AuditLog, !service { service: AuditLog, name: spare }], target: { log: !service AuditLog } }
+            """, registry)
+        let args = try #require(try await container.resolve(key: "Nested") as? NestedArgs)
+        let log = try await container.resolve(AuditLog.self)
+        #expect(args.sinks.count == 2 && args.sinks[0] === log && args.sinks[1] !== log)
+        #expect(args.target.log === log)
+    }
+
     /// Arguments built in code, as a test of the service builds them: each `@Reference` field
     /// given its instance.
     @Test func argumentsWithReferencesCanBeBuiltInCode() {

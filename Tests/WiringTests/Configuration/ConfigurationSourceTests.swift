@@ -75,6 +75,20 @@ struct ConfigurationSourceTests {
         #expect(error?.errors.map { $0.location?.line } == [3, 4])
     }
 
+    /// A list is a whole value: written inside a string, it is an error at that value.
+    @Test func aListKeyInsideAStringIsAnErrorAtItsValue() throws {
+        let source = Values(values: ["pool.hosts": .list([.string("a"), .string("b")])])
+        let error = #expect(throws: ManifestError.self) {
+            try container("""
+                wiring: 1
+                services:
+                  String: { factory: text, scope: singleton, args: { text: "hosts: ${pool.hosts}" } }
+                """, source)
+        }
+        #expect(error?.errors.map(\.message) == ["configuration key 'pool.hosts' is a list and cannot be part of a string"])
+        #expect(error?.errors.first?.location.map { [$0.line, $0.column] } == [3, 60])
+    }
+
     @Test func aValueOfTheWrongTypeIsNamedByItsKeyNeverShown() throws {
         let source = Values(values: ["pool.size": .string("lots-and-lots"), "pool.ratio": .double(1), "pool.enabled": .bool(false),
                                      "pool.hosts": .list([])])

@@ -133,6 +133,27 @@ struct ServiceReferenceTests {
         #expect(listed?.message == "argument 'all' of service Stores is a list of UserStore, but DiskCheck (\(path):10:39) produced DiskCheck, which is not a UserStore")
     }
 
+    /// `resolve(arg:)` of an argument that is not a reference, of a list with a plain value in
+    /// it, or of a list read as one service: each says what it found and how to write it.
+    @Test func resolvingAnArgumentThatIsNotAReferenceSaysHowToWriteIt() async throws {
+        let registry = Self.registry()
+        registry.factory("one-store") { r in try await r.resolve(arg: "all", as: UserStore.self) }
+        func failure(_ services: String) async throws -> String {
+            let path = try TestSupport.temporaryFile("wiring: 1\nservices:\n  UserStore: { factory: user-store, args: { url: u } }\n" + services,
+                                                     name: "services.yaml")
+            let container = try Container(manifest: path, registry: registry, contexts: .none, options: .init(environment: [:]))
+            let error = await #expect(throws: ResolutionError.self) { try await container.resolve(key: "Broken") }
+            return (error?.message ?? "").replacingOccurrences(of: path, with: "services.yaml")
+        }
+        #expect(try await failure("  Broken: { factory: stores, args: { all: [!service UserStore, primary] } }\n") ==
+                "services.yaml:4:64: argument 'all' of service Broken is a list with a string; a list of services has a !service reference in each place")
+        let plain = try await failure("  Broken: { factory: stores, args: { all: primary } }\n")
+        #expect(plain == "services.yaml:4:43: argument 'all' of service Broken is a string, not a !service reference; write it as !service Key, or read it as a value type",
+                "\(plain)")
+        #expect(try await failure("  Broken: { factory: one-store, args: { all: [!service UserStore, !service UserStore] } }\n") ==
+                "argument 'all' of service Broken refers to services that produced [UserStore, UserStore], which is not a UserStore")
+    }
+
     @Test func tagsResolveInManifestOrderAndContextsReplaceThem() throws {
         let container = try Self.container()
         let checks: [any HealthCheck] = try container.resolveAll(tagged: "health-check")

@@ -67,6 +67,22 @@ struct RequestScopeTests {
         #expect(other.pool === first.pool)
     }
 
+    /// `optional` in a scope: the scope's instance when the service is declared, else `nil`,
+    /// awaited or not.
+    @Test func anOptionalFromAScopeIsItsInstanceOrNil() async throws {
+        final class NotDeclared: Sendable {}
+        let container = try AsyncFixture.container(Self.manifest, registry: Self.registry())
+        try await container.withScope { scope in
+            let connection = try #require(try await scope.optional(Connection.self))
+            #expect(connection === (try scope.resolveSynchronously(Connection.self)))
+            #expect(try await scope.optional(NotDeclared.self) == nil)
+            let now: (ContainerScope) throws -> Connection? = { try $0.optional(Connection.self) }
+            #expect(try now(scope) === connection)
+            let absentNow: (ContainerScope) throws -> NotDeclared? = { try $0.optional(NotDeclared.self) }
+            #expect(try absentNow(scope) == nil)
+        }
+    }
+
     @Test func aScopedServiceFromTheContainerIsAnError() async throws {
         let container = try AsyncFixture.container(Self.manifest, registry: Self.registry())
         let error = await #expect(throws: ResolutionError.self) { try await container.resolve(UnitOfWork.self) }

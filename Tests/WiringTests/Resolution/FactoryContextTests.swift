@@ -84,6 +84,18 @@ struct FactoryContextTests {
         #expect(try await container.resolve((any ContextMailing).self).label == "logged smtp")
     }
 
+    /// A decorator lives in the scope and names of what it decorates: its own are a warning,
+    /// at the scope it writes, and not used.
+    @Test func aDecoratorsOwnScopeIsAWarningAndUnused() throws {
+        let container = try Self.container(Self.screens + "  LoggingContextMailer: { factory: logging, decorates: ContextMailer, scope: unique }\n")
+        let warnings = container.diagnostics.filter { $0.severity == .warning }
+        #expect(warnings.map(\.message) == [
+            "decorator 'LoggingContextMailer' lives in the scope and names of 'ContextMailer', which it decorates; its own 'scope' and 'names' are not used",
+        ])
+        #expect(warnings.first?.location.map { [$0.line, $0.column] } == [6, 78])
+        #expect(try container.resolve((any ContextMailing).self).label == "logged smtp")
+    }
+
     @Test func askingForTheWrappedInstanceOutsideADecoratorSaysSo() throws {
         let container = try Self.container("  LoggingContextMailer: { factory: not-a-decorator }\n")
         let error = #expect(throws: ResolutionError.self) { try container.resolve(LoggingContextMailer.self) }
