@@ -242,7 +242,7 @@ struct CommandLineTests {
         let catalog = try BinaryRunner.run("EmbeddedTool", ["catalog"])
         #expect(catalog.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(catalog.stdout.utf8)) as? [String: Any])
-        #expect(json["factories"] as? [String] == ["audit", "banner", "fixed-clock", "greeter", "greeters", "pool", "system-clock", "window"])
+        #expect(json["factories"] as? [String] == ["audit", "banner", "fixed-clock", "greeter", "greeters", "pool", "system-clock", "welcome", "window"])
         let file = try TestSupport.temporaryFile(catalog.stdout, name: "factories.json")
         #expect(try wiring("validate", contexts, "--catalog", file).status == 0)
     }

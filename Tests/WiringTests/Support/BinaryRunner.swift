@@ -74,7 +74,9 @@ enum BinaryRunner {
         DispatchQueue.global().asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18) {
             guard process.isRunning else { return }
             stopped.withLock { $0 = true }
-            process.terminate()
+            // SIGKILL, not `terminate()`'s SIGTERM: the child starts with the signal mask of the
+            // thread that ran it, and a dispatch worker thread blocks SIGTERM.
+            kill(process.processIdentifier, SIGKILL)
         }
         // Both pipes are drained at once, so a child that fills one cannot block on it.
         let stderr = ReadResult()
