@@ -409,7 +409,7 @@ extension ManifestFileDecoder: ValueChecker {
         let store = node.store
         if node.tag == .tagged {
             if !node.isScalar || store.count(ofBytes: node.index) == 0 {
-                error("!tagged takes the name of a tag, found \(node.kindDescription)", at: node)
+                error("!tagged takes the name of a tag, found \(node.isScalar ? "an empty string" : node.kindDescription)", at: node)
             }
             return
         }
@@ -427,11 +427,13 @@ extension ManifestFileDecoder: ValueChecker {
                 error("unknown key '\(name)' in a !service reference\(Suggestion.hint(for: name, in: ["service", "name"])) (keys: service, name)", at: keyNode)
                 continue
             }
+            // Present, even with a value that is not a name (reported here, once).
+            if name == "service" { hasService = true }
             guard valueNode.isScalar, store.count(ofBytes: value) > 0 else {
-                error("'\(name)' of a !service reference must be a name, found \(valueNode.kindDescription)", at: valueNode)
+                error("'\(name)' of a !service reference must be a name, found \(valueNode.isScalar ? "an empty string" : valueNode.kindDescription)",
+                      at: valueNode)
                 continue
             }
-            if name == "service" { hasService = true }
         }
         if !hasService { error("a !service reference written as a mapping needs 'service'", at: node) }
     }

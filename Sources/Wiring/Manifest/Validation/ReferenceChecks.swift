@@ -49,7 +49,8 @@ package struct ReferenceChecks {
             case .tagged(let tag, let location):
                 let known = tags ?? checks.allTags()
                 tags = known
-                if !known.contains(tag) {
+                // An empty tag was reported as an error where it is written.
+                if !tag.isEmpty, !known.contains(tag) {
                     diagnostics.append(.warning("\(what) reads the services tagged '\(tag)', but no service has that tag\(Suggestion.hint(for: tag, in: known))", at: location))
                 }
             case .service(let target):
@@ -68,7 +69,8 @@ package struct ReferenceChecks {
                     }
                     return
                 }
-                if let name = target.name, checks.manifest.services[position].variant(named: name) == nil {
+                // An empty name was reported as an error where it is written.
+                if let name = target.name, !name.isEmpty, checks.manifest.services[position].variant(named: name) == nil {
                     let names = checks.manifest.services[position].names.map(\.name)
                     let list = names.isEmpty ? "it has no named variants" : "its names: " + names.joined(separator: ", ")
                     diagnostics.append(.error(
