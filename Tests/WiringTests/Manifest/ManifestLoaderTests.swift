@@ -203,6 +203,19 @@ struct ManifestLoaderTests {
         #expect(result.diagnostics[1].notes == [Diagnostic.Note("first declared here", at: SourceLocation(file: TestSupport.fixture("imports/root.yaml"), line: 4, column: 3))])
     }
 
+    /// A chain of imports deeper than 64 files stops there, with one error at the import that
+    /// goes too deep, however long the chain is.
+    @Test func importsNestingTooDeepStopWithOneError() throws {
+        let folder = try TestSupport.temporaryFolder().path
+        for index in 0..<100 {
+            let next = index < 99 ? "imports: [f\(index + 1).yaml]\n" : ""
+            try "wiring: 1\n\(next)services:\n  S\(index): { factory: s }\n".write(toFile: folder + "/f\(index).yaml", atomically: true, encoding: .utf8)
+        }
+        #expect(TestSupport.headlines(ManifestLoader().validate(folder + "/f0.yaml").diagnostics) == [
+            "\(folder)/f63.yaml:2:11: error: imports nest deeper than 64 files",
+        ])
+    }
+
     /// A service declared in three files keeps its first declaration: both later ones point at
     /// it, and what looks the key up afterwards (a decorator, a container) finds the first.
     @Test func aServiceDeclaredThriceKeepsItsFirstDeclaration() throws {
