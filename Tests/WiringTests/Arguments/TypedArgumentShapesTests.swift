@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Wiring
+@testable import Wiring
 
 /// Every scalar as an optional field, and a list whose elements may be `null`.
 struct OptionalScalarArgs: Decodable, Sendable, Equatable {
@@ -65,6 +65,14 @@ struct WindowShapeArgs: Decodable, Sendable {
     }
 }
 
+/// Collections whose element the schema is derived from: a set, optional elements, a mapping of
+/// optionals.
+struct CollectionShapeArgs: Decodable, Sendable {
+    var tags: Set<String>
+    var gaps: [Int?]
+    var limits: [String: Double?]
+}
+
 /// Typed arguments of the shapes a hand-written or synthesized `Decodable` reads, each through
 /// the same rules and positions as the common ones.
 @Suite("Typed arguments: every shape a decoder reads")
@@ -114,6 +122,25 @@ struct TypedArgumentShapesTests {
         #expect(args.label == nil && args.note == "hi")
         let noNote = try Self.resolve(WindowShapeArgs.self, args: "{ bounds: { low: 1, high: 2 }, tags: [], pairs: [], label: l }")
         #expect(noNote.label == "l" && noNote.note == nil)
+    }
+
+    /// A set and optional elements are described by their element, so that a value of the
+    /// wrong kind is found when the container is built, at its position.
+    @Test func setsAndOptionalElementsAreCheckedByTheirElement() throws {
+        #expect(ArgumentSchema(CollectionShapeArgs.self) == .object(type: "CollectionShapeArgs", fields: [
+            ArgumentField(name: "tags", schema: .list(.string), isRequired: true),
+            ArgumentField(name: "gaps", schema: .list(.integer(type: "Int", minimum: Int.min, maximum: Int.max)), isRequired: true),
+            ArgumentField(name: "limits", schema: .dictionary(.number), isRequired: true),
+        ]))
+        let args = try Self.resolve(CollectionShapeArgs.self, args: "{ tags: [a, b, a], gaps: [1, null], limits: { cpu: 0.5, disk: null } }")
+        #expect(args.tags == ["a", "b"] && args.gaps == [1, nil] && args.limits == ["cpu": 0.5, "disk": Double?.none])
+        let error = #expect(throws: ManifestError.self) {
+            try Self.resolve(CollectionShapeArgs.self, args: "{ tags: [a, [b]], gaps: [x], limits: {} }")
+        }
+        #expect(error?.errors.map(\.message) == [
+            "service Args: argument 'tags[1]': expected a string, found a list",
+            "service Args: argument 'gaps[0]': expected an integer, found a string 'x'",
+        ])
     }
 
     /// A problem deep in a hand-written type's nested containers is reported at that value,
