@@ -44,7 +44,9 @@ struct ContainerServiceTests {
     @Test func theGroupStartsTheContainerAndShutsItDownOnGracefulShutdown() async throws {
         let closes = Closes()
         let container = try Self.container(closes)
-        let group = ServiceGroup(configuration: .init(services: [ContainerService(container)], logger: Logger(label: "test")))
+        let service = ContainerService(container)
+        #expect(service.container === container)
+        let group = ServiceGroup(configuration: .init(services: [service], logger: Logger(label: "test")))
         let running = Task { try await group.run() }
         // The eager store is built by the service's start (an await would build it otherwise).
         var store: Store?
