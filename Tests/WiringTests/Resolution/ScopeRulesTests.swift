@@ -53,6 +53,15 @@ struct ScopeRulesTests {
         (Scope("session"), Rules(false, false, true, true, true, false, true, 4, 3)),
     ]
 
+    /// A scope is its name: one made from the manifest's text is the built-in one, in a set or
+    /// as a key too; a custom scope is not built in.
+    @Test func aScopeIsItsName() {
+        #expect(Scope("cached") == .cached && Set([Scope("cached"), .cached, .singleton]).count == 2)
+        #expect([Scope("nightly"): 1][Scope("nightly")] == 1)
+        #expect(Scope.cached.isBuiltIn && !Scope("nightly").isBuiltIn)
+        #expect(Scope.defaultScope == .graph && "\(Scope.singleton)" == "singleton")
+    }
+
     @Test func eachScopeDeclaresTheRulesItsDocumentationGives() {
         #expect(Self.expected.filter { $0.0.isBuiltIn }.map(\.0) == Scope.builtIn, "every built-in scope has a row here")
         for (scope, rules) in Self.expected {
