@@ -113,7 +113,9 @@ for mutant in "${mutants[@]}"; do
                 stop_hung_tests
                 verdict="caught: the unit tests hung (stopped after ${timeout_seconds} s)"
             elif [ "$status" -ne 0 ] || ! grep -qE "Test run with .* passed" ".build-mutants/$name.tests.log"; then
-                failing=$(grep -oE "✘ Test [A-Za-z0-9_]+" ".build-mutants/$name.tests.log" | sort -u | head -n 3 | sed 's/✘ Test //' | tr '\n' ' ')
+                # A test's name is followed by its parameters' parentheses; the run's summary
+                # line ("✘ Test run with …") is not a test.
+                failing=$(grep -oE "✘ Test [A-Za-z0-9_]+\(" ".build-mutants/$name.tests.log" | sort -u | head -n 3 | sed 's/✘ Test //; s/($//' | tr '\n' ' ')
                 verdict="caught by the unit tests (${failing:-the run failed})"
             fi
         fi
