@@ -70,6 +70,18 @@ if CommandLine.arguments.dropFirst().first == "bootstrap" {
     exit(0)
 }
 
+// A property wrapper whose resolve fails stops with the resolve's message: it cannot throw.
+if CommandLine.arguments.dropFirst().first == "inject-failure" {
+    final class Screen {
+        @Injected var greeter: Greeter
+    }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).yaml").path
+    try! "wiring: 1\nservices:\n  Greeter: { factory: greeter }\n".write(toFile: path, atomically: true, encoding: .utf8)
+    Container.bootstrap(try! Container(manifest: path, registry: registry, contexts: .none))
+    print("unreachable: \(Screen().greeter.text)")
+    exit(0)
+}
+
 // Two threads entering a cycle of singletons from both ends (see CrossThreadCycles.swift).
 if let mode = CommandLine.arguments.dropFirst().first, ["cycle-across-threads", "hook-cycle-across-threads"].contains(mode) {
     runCrossThreadCycle(hooks: mode == "hook-cycle-across-threads")

@@ -100,6 +100,24 @@ struct CommandLineTests {
         #expect(shown.stdout.contains("/srv/notes"))
     }
 
+    /// What a context adds, and the named variants it writes, are shown as the context's; a
+    /// service the context switches off is an error that says so, at the line that does.
+    @Test func explainShowsWhatAContextAddsAndWhatItSwitchesOff() throws {
+        let added = try wiring("explain", contexts, "Banner", "--context", "loud")
+        #expect(added.status == 0, "\(added.stdout)")
+        let addedLines = added.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("factory ") || $0.hasPrefix("args.text ") }
+        #expect(addedLines.count == 2 && addedLines.allSatisfy { $0.hasSuffix("(context loud)") }, "\(added.stdout)")
+        let variants = try wiring("explain", contexts, "Greeter", "--context", "quiet")
+        #expect(variants.status == 0)
+        let soft = variants.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("names.soft ") || $0.hasPrefix("names.soft.args.greeting ") }
+        #expect(soft.count == 2 && soft.allSatisfy { $0.hasSuffix("(context quiet)") }, "\(variants.stdout)")
+        let off = try wiring("explain", contexts, "Audit", "--context", "test")
+        #expect(off.status == 1)
+        #expect(off.stdout.hasPrefix("\(contexts):30:25: error: service 'Audit' is switched off in context 'test'"), "\(off.stdout)")
+    }
+
     @Test func explainOfAnUnknownServiceSuggests() throws {
         let output = try wiring("explain", "config-examples/services.yaml", "NoteStor")
         #expect(output.status == 1)

@@ -226,6 +226,23 @@ struct ContextTests {
         ])
     }
 
+    /// An overlay file that is not a mapping, or lacks `wiring: 1`, is an error in that file;
+    /// the validation says it did not succeed, and lists it among its errors.
+    @Test func anOverlayFileOfTheWrongShapeIsAnErrorInIt() throws {
+        let folder = try TestSupport.temporaryFolder().path
+        try "wiring: 1\nservices:\n  A: { factory: a }\n".write(toFile: folder + "/app.yaml", atomically: true, encoding: .utf8)
+        try "- A\n- B\n".write(toFile: folder + "/app.dev.yaml", atomically: true, encoding: .utf8)
+        try "services:\n  A: { factory: b }\n".write(toFile: folder + "/app.test.yaml", atomically: true, encoding: .utf8)
+        let result = ManifestLoader().validate(folder + "/app.yaml")
+        #expect(TestSupport.headlines(result.diagnostics) == [
+            "\(folder)/app.dev.yaml:1:1: error: an overlay file must be a mapping with 'wiring: 1' and the keys of a context",
+            "\(folder)/app.test.yaml:1:1: error: an overlay file needs 'wiring: 1'",
+        ])
+        #expect(!result.succeeded && result.errors.count == 2 && result.warnings.isEmpty)
+        let fine = ManifestLoader().validate(TestSupport.fixture("contexts/services.yaml"))
+        #expect(fine.succeeded && fine.errors.isEmpty)
+    }
+
     // MARK: Visible
 
     @Test func theActiveContextsAreLoggedAtInfo() throws {

@@ -190,6 +190,15 @@ struct PropertyWrapperTests {
             """)
     }
 
+    /// A wrapper cannot throw: a resolve that fails stops the program with its message.
+    @Test func aWrapperWhoseResolveFailsStopsWithTheMessage() throws {
+        let output = try BinaryRunner.run("ContextProbe", ["inject-failure"])
+        #expect(output.status != 0)
+        #expect(!output.stdout.contains("unreachable"))
+        #expect(output.stderr.contains("Wiring: cannot inject Greeter: "), "\(output.stderr)")
+        #expect(output.stderr.contains("service Greeter has no argument 'greeting' (it has none)"), "\(output.stderr)")
+    }
+
     @Test func bootstrapReportsProblemsAsThrownErrors() throws {
         #expect {
             try Container.bootstrap(manifest: TestSupport.fixture("container/unbound.yaml"), registry: FactoryRegistry(),
