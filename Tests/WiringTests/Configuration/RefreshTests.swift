@@ -364,6 +364,30 @@ struct RefreshTests {
 
     /// What a kept instance is cached as, for a refresh to drop, is listed once per type however
     /// often it is reset and resolved again.
+    /// A source whose watch fails: the container keeps the values it has and says so once.
+    @Test func aWatchThatFailsIsLoggedAndTheValuesStay() async throws {
+        struct Broken: WatchableConfigurationSource {
+            struct Lost: Error, CustomStringConvertible { var description: String { "connection lost" } }
+            func value(forKey key: String) -> ConfigurationValue? { key == "pool.size" ? .int(3) : nil }
+            func watch(_ update: @concurrent @Sendable (_ current: any ConfigurationSource) async -> Void) async throws { throw Lost() }
+        }
+        let records = LogRecords()
+        let registry = FactoryRegistry()
+        registry.factory("pool") { r in Pool(size: try r.arg("size", as: Int.self)) }
+        let path = try TestSupport.temporaryFile("wiring: 1\nservices:\n  Pool: { factory: pool, scope: cached, args: { size: \"${pool.size}\" } }\n",
+                                                 name: "services.yaml")
+        let container = try Container(manifest: path, registry: registry, contexts: .none, options: .init(
+            environment: [:], logger: Logging.Logger(label: "test") { _ in RecordingLogHandler(records: records) }, configuration: Broken()))
+        try await container.start()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !records.lines.contains(where: { $0.hasPrefix("error:") }) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(records.lines.filter { $0.hasPrefix("error:") } == ["error: refresh: the configuration source stopped reporting changes: connection lost"])
+        #expect(try await container.resolve(Pool.self).size == 3)
+        try await container.shutdown()
+    }
+
     @Test func resetAndResolveCyclesListEachCachedTypeOnce() async throws {
         let source = MutableSource(["pool.size": .int(4)])
         let container = try await started("""
