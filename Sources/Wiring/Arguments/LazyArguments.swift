@@ -96,7 +96,9 @@ final class ArgumentValues: Sendable {
         resolver.external.describe(resolver.manifest.externalNames(readBy: value))
     }
 
-    /// `map` with its references filled in (`map` itself when it holds none).
+    /// `map` with its references filled in (`map` itself when it holds none). What filling in
+    /// could report was reported when the container was built, by checking the same map: its
+    /// resolver's diagnostics are left unread here.
     func fill(_ map: ManifestMap) -> ManifestMap {
         var resolver = resolver
         return resolver.resolve(map, at: map.location)

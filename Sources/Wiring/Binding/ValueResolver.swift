@@ -11,7 +11,6 @@ package struct ValueResolver: Sendable {
     /// Every parameter's value with its references filled in, once they are computed (see
     /// ``resolveParameters()``).
     private var parameterValues: [String: ManifestValue]?
-    private var compositeParameters: Bool?
 
     package init(manifest: Manifest, environment: [String: String]) {
         self.init(manifest: manifest, values: ExternalValues(environment: environment))
@@ -80,16 +79,17 @@ package struct ValueResolver: Sendable {
     }
 
     /// Reports what filling in the references of `map` would report (unset environment
-    /// variables, lists and mappings inside strings) without building the filled-in values.
+    /// variables, lists and mappings inside strings, a value past ``maxExpandedBytes``) without
+    /// building the filled-in values.
     package mutating func check(_ map: ManifestMap?) {
-        // Parameters were checked when they were resolved; what is left to report is an unset
-        // environment variable, or a list or mapping parameter inside a string.
-        guard let map, map.mayHold(environmentOnly: !hasCompositeParameters) else { return }
+        // Parameters were checked when they were resolved; without any, what is left to report
+        // is an unset environment variable.
+        guard let map, map.mayHold(environmentOnly: manifest.parameters.isEmpty) else { return }
         for entry in map.entries { check(entry.value) }
     }
 
     private mutating func check(_ value: ManifestValue) {
-        guard value.mayHold(environmentOnly: !hasCompositeParameters) else { return }
+        guard value.mayHold(environmentOnly: manifest.parameters.isEmpty) else { return }
         let content = value.content
         switch content {
         case .template(let template):
@@ -104,21 +104,6 @@ package struct ValueResolver: Sendable {
         case .value(.list(let values)): values.forEach { check($0) }
         case .value(.map(let map)): check(map)
         case .value: break
-        }
-    }
-
-    /// Whether a parameter's value is a list or a mapping, which cannot be part of a string.
-    private var hasCompositeParameters: Bool {
-        mutating get {
-            if let known = compositeParameters { return known }
-            let found = manifest.parameters.contains { parameter in
-                switch parameterValue(parameter.name)?.kind {
-                case .list, .map: true
-                default: false
-                }
-            }
-            compositeParameters = found
-            return found
         }
     }
 
@@ -162,27 +147,39 @@ package struct ValueResolver: Sendable {
     static let pastTextLimitMessage =
         "parameters fill in to more than \(maxExpandedBytes >> 20) MiB of text together; is a parameter read many times over?"
 
+    /// What is reported when one value fills in more than ``maxExpandedBytes``.
+    static let valuePastTextLimitMessage =
+        "this value fills in to more than \(maxExpandedBytes >> 20) MiB of text; is a parameter read many times over?"
+
     /// The text of `template`, the template of `value`, and whether it holds a secret; when
     /// not `building`, only what filling it in would report is reported, and no text is made.
+    /// Its size is counted either way, so that a value past ``maxExpandedBytes`` is an error
+    /// when the container is built, before the text is made on first use (where nothing could
+    /// report it).
     private mutating func fill(_ template: StringTemplate, of value: ManifestValue, building: Bool) -> (text: String, secret: Bool) {
         var text = ""
+        var size = 0
         var secret = value.isSecret
+        func append(_ part: String) {
+            size += part.utf8.count
+            if building { text += part }
+        }
         for part in template.parts {
             switch part {
             case .literal(let literal):
-                if building { text += literal }
+                append(literal)
             case .environment(let name, let fallback):
                 switch lookup(name, hasDefault: fallback != nil) {
                 case .set(let found):
                     if let written = found.text {
-                        if building { text += written }
+                        append(written)
                     } else {
                         diagnostics.append(.error("\(external.describe(name)) is a list and cannot be part of a string", at: value.location))
                     }
                     secret = true
                 case let unfilled:
                     if let fallback {
-                        if building { text += fallback }
+                        append(fallback)
                     } else if let problem = external.problem(reading: name, found: unfilled) {
                         diagnostics.append(.error(problem, at: value.location))
                     }
@@ -191,16 +188,14 @@ package struct ValueResolver: Sendable {
                 guard let parameter = parameterValue(name) else { continue }
                 secret = secret || parameter.isSecret
                 switch parameter.kind {
-                case .string(let string): if building { text += string }
+                case .string(let string): append(string)
                 case .list, .map:
                     diagnostics.append(.error("parameter '\(name)' is \(parameter.kindDescription) and cannot be part of a string", at: value.location))
-                default: if building { text += parameter.description }
+                default: append(parameter.description)
                 }
             }
-            if building && text.utf8.count > Self.maxExpandedBytes {
-                diagnostics.append(.error(
-                    "this value fills in to more than \(Self.maxExpandedBytes >> 20) MiB of text; is a parameter read many times over?",
-                    at: value.location))
+            if size > Self.maxExpandedBytes {
+                diagnostics.append(.error(Self.valuePastTextLimitMessage, at: value.location))
                 return ("", secret)
             }
         }

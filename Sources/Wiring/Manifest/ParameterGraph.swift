@@ -26,12 +26,13 @@ struct ParameterGraph {
         components = Self.components(of: edges)
     }
 
-    /// The first parameter, in the order parameters are filled in, at which the text the
-    /// parameters fill in together passes `limit` bytes (environment variables counted by
-    /// their defaults), computed from lengths alone, without making any text; `nil` when they
-    /// stay within it. A parameter read many times over, by parameters read many times over,
-    /// grows exponentially with the manifest.
-    func firstPastTextLimit(_ limit: Int, in manifest: Manifest) -> Int? {
+    /// The length of each parameter's filled-in text (environment variables counted by their
+    /// defaults), capped at `limit + 1`, computed from lengths alone, without making any text;
+    /// and the first parameter, in the order parameters are filled in, at which the text they
+    /// fill in together passes `limit` bytes (`nil` when they stay within it). A parameter
+    /// read many times over, by parameters read many times over, grows exponentially with the
+    /// manifest.
+    func textLengths(_ limit: Int, in manifest: Manifest) -> (lengths: [Int], firstPastLimit: Int?) {
         let parameters = manifest.parameters
         var lengths = [Int](repeating: 0, count: parameters.count)
         var total = 0
@@ -46,23 +47,31 @@ struct ParameterGraph {
                 }
                 value.forEachTemplate { template, _ in
                     filledIn = true
-                    for part in template.parts {
-                        let added = switch part {
-                        case .literal(let text): text.utf8.count
-                        case .environment(_, let fallback): fallback?.utf8.count ?? 0
-                        case .parameter(let name): manifest.parameterPosition(name).map { lengths[$0] } ?? 0
-                        }
-                        length = min(length + added, limit + 1)
-                    }
+                    length = min(length + Self.length(of: template, lengths: lengths, in: manifest, limit: limit), limit + 1)
                 }
                 lengths[position] = length
                 // As when filling in: only text made from templates counts toward the limit.
                 guard filledIn else { continue }
                 total = min(total + length, limit + 1)
-                if total > limit { return position }
+                if total > limit { return (lengths, position) }
             }
         }
-        return nil
+        return (lengths, nil)
+    }
+
+    /// The length of `template` filled in, given each parameter's (`lengths`), capped at
+    /// `limit + 1`; environment variables are counted by their defaults.
+    static func length(of template: StringTemplate, lengths: [Int], in manifest: Manifest, limit: Int) -> Int {
+        var length = 0
+        for part in template.parts {
+            let added = switch part {
+            case .literal(let text): text.utf8.count
+            case .environment(_, let fallback): fallback?.utf8.count ?? 0
+            case .parameter(let name): manifest.parameterPosition(name).map { lengths[$0] } ?? 0
+            }
+            length = min(length + added, limit + 1)
+        }
+        return length
     }
 
     /// Whether the group `component` is a cycle: several parameters, or one that reads itself.

@@ -60,6 +60,38 @@ struct BoundedWorkTests {
         #expect(explained.status == 1)
     }
 
+    /// Parameters within the bound together, read by one value many times over: that value is
+    /// an error at its position, found by validation; an environment variable read many times
+    /// over, whose length only the running process knows, when the container is built. (Both
+    /// were checked only as the text was made, at the first build, where the error had nowhere
+    /// to go: the factory got "".)
+    @Test func aValueFillingInPastTheBoundIsAnErrorBeforeAnythingIsBuilt() throws {
+        var text = "wiring: 1\nparameters:\n  p0: xxxxxxxx\n"
+        for index in 1...20 { text += "  p\(index): $(p\(index - 1))$(p\(index - 1))\n" }
+        text += "services:\n  A: { factory: a, args: { text: \"$(p20)$(p20)$(p20)$(p20)$(p20)\" } }\n"
+        let path = try TestSupport.temporaryFile(text)
+        let registry = FactoryRegistry()
+        registry.factory("a") { r in try r.arg("text", as: String.self).utf8.count }
+        let error = #expect(throws: ManifestError.self) {
+            try Container(manifest: path, registry: registry, contexts: .none, options: .init(environment: [:]))
+        }
+        #expect(error?.errors.map(\.message) == ["this value fills in to more than 32 MiB of text; is a parameter read many times over?"])
+        #expect(error?.errors.first?.location.map { [$0.line, $0.column] } == [25, 34])
+        // Four reads, 32 MiB, are within the bound.
+        let within = try TestSupport.temporaryFile(text.replacingOccurrences(of: "$(p20)$(p20)$(p20)$(p20)$(p20)", with: "$(p20)$(p20)$(p20)$(p20)"))
+        let container = try Container(manifest: within, registry: registry, contexts: .none, options: .init(environment: [:]))
+        #expect(try container.resolve(key: "A") as? Int == 32 << 20)
+
+        let environment = try TestSupport.temporaryFile("wiring: 1\nservices:\n  A: { factory: a, args: { text: \"${BIG}${BIG}${BIG}${BIG}\" } }\n")
+        #expect(ManifestLoader(environment: [:]).validate(environment).diagnostics.filter { $0.severity == .error }.isEmpty)
+        let big = String(repeating: "x", count: 10 << 20)
+        let unbuilt = #expect(throws: ManifestError.self) {
+            try Container(manifest: environment, registry: registry, contexts: .none, options: .init(environment: ["BIG": big]))
+        }
+        #expect(unbuilt?.errors.map(\.message) == ["this value fills in to more than 32 MiB of text; is a parameter read many times over?"])
+        #expect(unbuilt?.errors.first?.location.map { [$0.line, $0.column] } == [3, 34])
+    }
+
     @Test func cyclesSharingAParameterAreOneGroupReportedOnceByItsShortestPath() {
         let text = "wiring: 1\nparameters:\n  a: $(c)$(b)\n  b: $(a)\n  c: $(d)\n  d: $(a)\n  e: $(e)\n  f: $(a)\n"
         let lines = (try? TestSupport.validate(text: text)) ?? []

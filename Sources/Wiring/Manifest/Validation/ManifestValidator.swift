@@ -329,8 +329,28 @@ package struct ManifestValidator {
         for cycle in graph.cycles(in: manifest) {
             error("parameter cycle: " + cycle.path.joined(separator: " → "), at: cycle.location)
         }
-        if let position = graph.firstPastTextLimit(ValueResolver.maxExpandedBytes, in: manifest) {
-            error(ValueResolver.pastTextLimitMessage, at: manifest.parameters[position].location)
+        let limit = ValueResolver.maxExpandedBytes
+        let (lengths, pastLimit) = graph.textLengths(limit, in: manifest)
+        if let pastLimit {
+            error(ValueResolver.pastTextLimitMessage, at: manifest.parameters[pastLimit].location)
+            return
+        }
+        // Within the limit together, parameters may still pass it read many times by one value.
+        for service in manifest.services {
+            checkLengths(of: service.args, lengths: lengths, limit: limit)
+            for variant in service.names { checkLengths(of: variant.args, lengths: lengths, limit: limit) }
+        }
+    }
+
+    /// Reports each value of `args` whose template fills in to more than `limit` bytes.
+    private mutating func checkLengths(of args: ManifestMap?, lengths: [Int], limit: Int) {
+        guard let args, args.mayHoldReferences else { return }
+        for entry in args.entries {
+            entry.value.forEachTemplate { template, location in
+                guard template.parts.contains(where: { if case .parameter = $0 { true } else { false } }),
+                      ParameterGraph.length(of: template, lengths: lengths, in: manifest, limit: limit) > limit else { return }
+                error(ValueResolver.valuePastTextLimitMessage, at: location)
+            }
         }
     }
 }
