@@ -11,6 +11,9 @@ package struct ValueResolver: Sendable {
     /// Every parameter's value with its references filled in, once they are computed (see
     /// ``resolveParameters()``).
     private var parameterValues: [String: ManifestValue]?
+    /// Whether a parameter is a list or a mapping, and the most bytes one fills in to, once
+    /// the parameters are resolved.
+    private var parameterSummary: (hasComposite: Bool, longest: Int)?
 
     package init(manifest: Manifest, environment: [String: String]) {
         self.init(manifest: manifest, values: ExternalValues(environment: environment))
@@ -82,14 +85,20 @@ package struct ValueResolver: Sendable {
     /// variables, lists and mappings inside strings, a value past ``maxExpandedBytes``) without
     /// building the filled-in values.
     package mutating func check(_ map: ManifestMap?) {
-        // Parameters were checked when they were resolved; without any, what is left to report
-        // is an unset environment variable.
-        guard let map, map.mayHold(environmentOnly: manifest.parameters.isEmpty) else { return }
-        for entry in map.entries { check(entry.value) }
+        guard let map, map.mayHoldReferences else { return }
+        // A value reading parameters alone has nothing to report unless one of them is a list
+        // or a mapping, or it may fill in past the limit (see `check(_:)`).
+        let longest = parameterReadsMayFail ? Self.maxExpandedBytes : longestParameter
+        map.forEachValue(mayPass: Self.maxExpandedBytes, longestParameter: longest, withEnvironment: true) { check($0) }
     }
 
     private mutating func check(_ value: ManifestValue) {
-        guard value.mayHold(environmentOnly: manifest.parameters.isEmpty) else { return }
+        guard value.mayHoldReferences else { return }
+        // Parameters were checked when they were resolved: a value reading only parameters has
+        // something to report only if one is a list or a mapping, or if it may fill in past
+        // the limit, which its written length tells without parsing it.
+        if !value.mayHold(environmentOnly: true), !parameterReadsMayFail,
+           value.staysWithin(Self.maxExpandedBytes, longestParameter: longestParameter) { return }
         let content = value.content
         switch content {
         case .template(let template):
@@ -105,6 +114,35 @@ package struct ValueResolver: Sendable {
         case .value(.map(let map)): check(map)
         case .value: break
         }
+    }
+
+    /// Whether a parameter's value is a list or a mapping, which cannot be part of a string.
+    private var parameterReadsMayFail: Bool {
+        mutating get {
+            if parameterSummary == nil { summarizeParameters() }
+            return parameterSummary!.hasComposite
+        }
+    }
+
+    /// The most bytes one parameter fills in to.
+    private var longestParameter: Int {
+        mutating get {
+            if parameterSummary == nil { summarizeParameters() }
+            return parameterSummary!.longest
+        }
+    }
+
+    private mutating func summarizeParameters() {
+        var summary = (hasComposite: false, longest: 0)
+        for parameter in manifest.parameters {
+            switch parameterValue(parameter.name)?.kind {
+            case .list, .map: summary.hasComposite = true
+            case .string(let text): summary.longest = max(summary.longest, text.utf8.count)
+            case let other?: summary.longest = max(summary.longest, ManifestValue(other, at: parameter.location).description.utf8.count)
+            case nil: break
+            }
+        }
+        parameterSummary = summary
     }
 
     /// A value with its templates filled in from the environment and the parameters.

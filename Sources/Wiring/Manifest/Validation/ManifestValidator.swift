@@ -23,15 +23,20 @@ package struct ManifestValidator {
         // each pass reads every service's storage from memory again. Decorators, which few
         // services are, are found from the census.
         var claims = Claims(sizedFor: manifest.census)
+        let parameters = ParameterGraph(manifest)
+        let lengths = parameters.textLengths(ValueResolver.maxExpandedBytes, in: manifest)
+        // Within the limit together, parameters may still pass it read many times by one value.
+        let longest = lengths.firstPastLimit == nil && !manifest.parameters.isEmpty ? lengths.lengths.max() ?? 0 : nil
         manifest.services.withUnsafeBufferPointer { services in
             for index in services.indices {
                 checkScopes(of: services[index])
                 checkImplementsAndNames(of: services[index], in: &claims)
+                if let longest { checkLengths(of: services[index], lengths: lengths.lengths, longest: longest) }
             }
         }
         checkDecorators()
         if checksContexts { checkContexts() }
-        checkParameters()
+        checkParameters(parameters, firstPastLimit: lengths.firstPastLimit)
         diagnostics += ReferenceChecks(manifest: manifest).diagnostics()
     }
 
@@ -314,7 +319,7 @@ package struct ManifestValidator {
 
     // MARK: - Parameters and the environment
 
-    private mutating func checkParameters() {
+    private mutating func checkParameters(_ graph: ParameterGraph, firstPastLimit: Int?) {
         let names = manifest.parameters.map(\.name)
         // Each name read is looked up once, however many references read it.
         let undefined = manifest.parameterReferences.names.map { manifest.parameter($0) == nil }
@@ -325,28 +330,29 @@ package struct ManifestValidator {
                 }
             }
         }
-        let graph = ParameterGraph(manifest)
         for cycle in graph.cycles(in: manifest) {
             error("parameter cycle: " + cycle.path.joined(separator: " → "), at: cycle.location)
         }
-        let limit = ValueResolver.maxExpandedBytes
-        let (lengths, pastLimit) = graph.textLengths(limit, in: manifest)
-        if let pastLimit {
-            error(ValueResolver.pastTextLimitMessage, at: manifest.parameters[pastLimit].location)
-            return
-        }
-        // Within the limit together, parameters may still pass it read many times by one value.
-        for service in manifest.services {
-            checkLengths(of: service.args, lengths: lengths, limit: limit)
-            for variant in service.names { checkLengths(of: variant.args, lengths: lengths, limit: limit) }
+        if let firstPastLimit {
+            error(ValueResolver.pastTextLimitMessage, at: manifest.parameters[firstPastLimit].location)
         }
     }
 
-    /// Reports each value of `args` whose template fills in to more than `limit` bytes.
-    private mutating func checkLengths(of args: ManifestMap?, lengths: [Int], limit: Int) {
+    /// Reports each value of `service`'s arguments and its variants' that fills in to more than
+    /// the limit, given each parameter's length and the longest.
+    private mutating func checkLengths(of service: ServiceDefinition, lengths: [Int], longest: Int) {
+        checkLengths(of: service.args, lengths: lengths, longest: longest)
+        let variants = service.names
+        for position in variants.indices { checkLengths(of: variants[position].args, lengths: lengths, longest: longest) }
+    }
+
+    /// Reports each value of `args` that fills in to more than the limit; a value whose written
+    /// length shows it cannot (most) is not parsed.
+    private mutating func checkLengths(of args: ManifestMap?, lengths: [Int], longest: Int) {
+        let limit = ValueResolver.maxExpandedBytes
         guard let args, args.mayHoldReferences else { return }
-        for entry in args.entries {
-            entry.value.forEachTemplate { template, location in
+        args.forEachValue(mayPass: limit, longestParameter: longest, withEnvironment: false) { value in
+            value.forEachTemplate { template, location in
                 guard template.parts.contains(where: { if case .parameter = $0 { true } else { false } }),
                       ParameterGraph.length(of: template, lengths: lengths, in: manifest, limit: limit) > limit else { return }
                 error(ValueResolver.valuePastTextLimitMessage, at: location)
