@@ -62,9 +62,7 @@ func runCrossThreadCycle(hooks: Bool) {
         meeting.meet()
         return ProbeChild(parent: try r.resolve(ProbeParent.self))
     }
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).yaml").path
-    try! "wiring: 1\nservices:\n  ProbeParent: { factory: parent, scope: singleton }\n  ProbeChild: { factory: child, scope: singleton }\n"
-        .write(toFile: path, atomically: true, encoding: .utf8)
+    let path = temporaryManifest("services:\n  ProbeParent: { factory: parent, scope: singleton }\n  ProbeChild: { factory: child, scope: singleton }\n")
     let container = try! Container(manifest: path, registry: registry, contexts: .none)
 
     // Each thread's parent (through the child, for the child's thread) or error, read once both

@@ -31,9 +31,7 @@ if CommandLine.arguments.dropFirst().first == "rename-after-read" {
     final class Holder {
         @LazyInjected var greeter: Greeter
     }
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).yaml").path
-    try! "wiring: 1\nservices:\n  Greeter: { factory: greeter, args: { greeting: hi }, names: { loud: { args: { greeting: HI } } } }\n"
-        .write(toFile: path, atomically: true, encoding: .utf8)
+    let path = temporaryManifest("services:\n  Greeter: { factory: greeter, args: { greeting: hi }, names: { loud: { args: { greeting: HI } } } }\n")
     let container = try! Container(manifest: path, registry: registry, contexts: .none)
     let holder = Holder()
     holder.$greeter.container = container
@@ -54,10 +52,7 @@ if CommandLine.arguments.dropFirst().first == "bootstrap" {
         @OptionalInjected var absent: Absent?
     }
     func manifest(_ greeting: String) -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).yaml").path
-        try! "wiring: 1\nservices:\n  Greeter: { factory: greeter, scope: singleton, args: { greeting: \(greeting) }, names: { loud: { args: { greeting: HI } } } }\n"
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        temporaryManifest("services:\n  Greeter: { factory: greeter, scope: singleton, args: { greeting: \(greeting) }, names: { loud: { args: { greeting: HI } } } }\n")
     }
     let container = try! Container.bootstrap(manifest: manifest("hi"), registry: registry, contexts: .none, checking: .instantiate)
     let screen = Screen()
@@ -75,9 +70,7 @@ if CommandLine.arguments.dropFirst().first == "inject-failure" {
     final class Screen {
         @Injected var greeter: Greeter
     }
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).yaml").path
-    try! "wiring: 1\nservices:\n  Greeter: { factory: greeter }\n".write(toFile: path, atomically: true, encoding: .utf8)
-    Container.bootstrap(try! Container(manifest: path, registry: registry, contexts: .none))
+    Container.bootstrap(try! Container(manifest: temporaryManifest("services:\n  Greeter: { factory: greeter }\n"), registry: registry, contexts: .none))
     print("unreachable: \(Screen().greeter.text)")
     exit(0)
 }
@@ -99,9 +92,7 @@ final class PaperJournal: Journal {
 if CommandLine.arguments.dropFirst().first == "wrapper-cycle" {
     registry.factory("invoice") { _ in Invoice() }
     registry.factory("journal") { r in PaperJournal(invoice: try r.resolve()) }
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).yaml").path
-    try! "wiring: 1\nservices:\n  Invoice: { factory: invoice }\n  PaperJournal: { factory: journal, implements: [Journal] }\n"
-        .write(toFile: path, atomically: true, encoding: .utf8)
+    let path = temporaryManifest("services:\n  Invoice: { factory: invoice }\n  PaperJournal: { factory: journal, implements: [Journal] }\n")
     let container = try! Container(manifest: path, registry: registry, contexts: .none)
     print("unreachable: \(try! container.resolve(Invoice.self))")
     exit(0)
