@@ -26,6 +26,14 @@ struct ModelCheckTests {
     static let timeLimit: Duration = .seconds(
         ProcessInfo.processInfo.environment["WIRING_MODEL_PROGRAM_SECONDS"].flatMap(Int.init) ?? 60)
 
+    /// The model's lines for `program`, once the container agreed with them (a disagreement is
+    /// an issue at the caller's line): the kept programs' tests expect what these lines say.
+    static func agreedLines(_ program: ModelProgram, sourceLocation: Testing.SourceLocation = #_sourceLocation) async -> [String] {
+        let disagreement = await check(program)
+        #expect(disagreement == nil, "\(disagreement.map(String.init(describing:)) ?? "")", sourceLocation: sourceLocation)
+        return ModelRunner.runModel(program).lines
+    }
+
     /// The disagreement `program` shows, if any. A program that runs longer than ``timeLimit``
     /// disagrees as a hang (its run is left behind: a hung resolve cannot be cancelled).
     static func check(_ program: ModelProgram) async -> Disagreement? {
@@ -280,9 +288,7 @@ struct ModelCheckTests {
             .makeScope, .shutDown,
             .resolve(.key("S0", name: "eu"), .scope(0)), .resolve(.key("S1", name: nil), .scope(0)), .resolve(.alias(0), .scope(0)),
         ])
-        let disagreement = await Self.check(program)
-        #expect(disagreement == nil, "\(disagreement.map(String.init(describing:)) ?? "")")
-        #expect(ModelRunner.runModel(program).lines.filter { $0.hasSuffix("error shutDown") }.count == 3)
+        #expect(await Self.agreedLines(program).filter { $0.hasSuffix("error shutDown") }.count == 3)
     }
 
     /// A scoped service met again on its own path through a singleton: a circular dependency,
@@ -293,9 +299,7 @@ struct ModelCheckTests {
             .init(key: "S3", scope: .unique, dependencies: [.reference("S4", name: nil)], aliases: [], tags: [], variants: []),
             .init(key: "S4", scope: .singleton, dependencies: [.inCode("S2")], aliases: [], tags: [], variants: []),
         ], operations: [.makeScope, .resolve(.key("S2", name: nil), .scope(0))])
-        let disagreement = await Self.check(program)
-        #expect(disagreement == nil, "\(disagreement.map(String.init(describing:)) ?? "")")
-        #expect(ModelRunner.runModel(program).lines.first == "1: error circularDependency at S2")
+        #expect(await Self.agreedLines(program).first == "1: error circularDependency at S2")
     }
 
     /// An autowired factory's parameter is a reference only while that factory builds the
@@ -313,9 +317,7 @@ struct ModelCheckTests {
             // Without the parent's override, the parameter reaches what the child overrides.
             .makeChild(overrides: ["S4"], shares: ["S0"]),
         ])
-        let disagreement = await Self.check(program)
-        #expect(disagreement == nil, "\(disagreement.map(String.init(describing:)) ?? "")")
-        #expect(ModelRunner.runModel(program).lines.filter { $0.hasSuffix("child refused") } == ["2: child refused"])
+        #expect(await Self.agreedLines(program).filter { $0.hasSuffix("child refused") } == ["2: child refused"])
     }
 
     /// The other side of the same rule: a child may share a service its parent overrides,
@@ -330,9 +332,7 @@ struct ModelCheckTests {
             .makeChild(overrides: ["S3"], shares: ["S0"], parent: 0),
             .makeChild(overrides: ["S3"], shares: ["S0"]),
         ])
-        let disagreement = await Self.check(program)
-        #expect(disagreement == nil, "\(disagreement.map(String.init(describing:)) ?? "")")
-        #expect(ModelRunner.runModel(program).lines.filter { $0.hasSuffix("child refused") } == ["2: child refused"])
+        #expect(await Self.agreedLines(program).filter { $0.hasSuffix("child refused") } == ["2: child refused"])
     }
 
     /// What eager services build is theirs alone, a context's added service included: a start
