@@ -62,7 +62,7 @@ struct Binder {
             if earlier == nil && entry.name == nil { continue }
             // An earlier entry not gathered yet was the type's first, and unnamed.
             let target = byPosition[position]!
-            var alias = gathering[type] ?? earlier.map { .shared(byPosition[$0]!) } ?? .start(target.serviceKey)
+            var alias = gathering[type] ?? earlier.map { .shared(byPosition[$0]!) } ?? .start(entry.type)
             alias.add(entry, of: target)
             gathering[type] = alias
         }
@@ -96,10 +96,11 @@ private enum Alias {
     /// One unnamed entry so far: the type resolves the service as it is, through its target.
     case shared(ResolutionTarget)
     /// Anything else: `service` is what an unnamed `resolve` of the type reaches (the last
-    /// unnamed entry's service, or the first entry's).
+    /// unnamed entry's service), or the type's own name when every entry has a name: errors
+    /// and `reset` name what was resolved, not a service that lists the type under a name.
     case gathered(service: String, unnamed: Registration?, named: [String: Registration])
 
-    static func start(_ service: String) -> Alias { .gathered(service: service, unnamed: nil, named: [:]) }
+    static func start(_ type: String) -> Alias { .gathered(service: type, unnamed: nil, named: [:]) }
 
     /// Adds an entry of a service whose target is `target`: its unnamed registration is the
     /// service's, its named ones the service's variants.

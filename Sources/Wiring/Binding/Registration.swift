@@ -215,6 +215,8 @@ final class Registration: Sendable {
 /// What a type name or service key resolves to: the service (or the service an `implements`
 /// entry points to), and the names it can be resolved under.
 final class ResolutionTarget: Sendable {
+    /// The service an unnamed resolve reaches; for a type that services list only under
+    /// names, the type's name.
     let serviceKey: String
     /// `unnamed`, not counted: every registration is held by the `registrations` of the
     /// container (and, before, of the binder) beside its targets, so the resolve path borrows

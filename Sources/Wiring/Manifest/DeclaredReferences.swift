@@ -75,10 +75,15 @@ extension Manifest {
 /// resolves it: the service with that key, or the one that `implements` it without a name.
 struct AutowiredTargets {
     private var services: [String: String] = [:]
+    /// Types that services list in `implements` only under names: resolved without one, they
+    /// fail, optional or not.
+    private var namedOnly: Set<String> = []
 
     init(services definitions: [ServiceDefinition]) {
         for service in definitions {
-            for entry in service.implements where entry.name == nil { services[entry.type] = service.key }
+            for entry in service.implements {
+                if entry.name == nil { services[entry.type] = service.key } else { namedOnly.insert(entry.type) }
+            }
         }
         for service in definitions { services[service.key] = service.key }
     }
@@ -86,12 +91,12 @@ struct AutowiredTargets {
     /// Calls `body` with a reference, written at `location` (the service's factory), for each
     /// dependency: to its service, or to the type itself when no service provides it, so that
     /// the checks report it unknown with a did-you-mean. An optional one with no service is
-    /// left out: it resolves to `nil`.
+    /// left out: it resolves to `nil`; unless services list its type under names only.
     func forEach(_ dependencies: [AutowiredDependency], at location: SourceLocation,
                  _ body: (DeclaredReference.Target, ArgumentPath) -> Void) {
         for dependency in dependencies {
             let service = services[dependency.type]
-            if service == nil, dependency.isOptional { continue }
+            if service == nil, dependency.isOptional, !namedOnly.contains(dependency.type) { continue }
             body(.service(ServiceReference(service: service ?? dependency.type, at: location)), ArgumentPath(autowired: dependency.type))
         }
     }

@@ -87,6 +87,7 @@ public struct ReportedFailure: Sendable, Codable, Hashable, CustomStringConverti
     static func summary(of kind: ResolutionError.Kind) -> String {
         switch kind {
         case .unknownService(let name): "no service is declared for '\(name)'"
+        case .unknownName("", let service): "'\(service)' resolves only by name"
         case .unknownName(let name, let service): "service '\(service)' has no variant named '\(name)'"
         case .typeMismatch(let produced, let expected): "the factory built a \(produced), not a \(expected)"
         case .argument: "a runtime argument is missing or of another type"

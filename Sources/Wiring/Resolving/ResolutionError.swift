@@ -12,7 +12,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable {
         /// No service is declared for the type or key.
         case unknownService(String)
-        /// The service has no variant with this name.
+        /// The service has no variant with this name; with an empty name, the type (named)
+        /// is one that services list only under names, resolved without one.
         case unknownName(String, service: String)
         /// The factory produced an instance of another type than the one asked for.
         case typeMismatch(produced: String, expected: String)

@@ -120,6 +120,30 @@ struct AutowiringTests {
         }
     }
 
+    /// An autowired parameter resolves its type without a name: a type that services list
+    /// only under names cannot give it one, optional or not, and that is an error when the
+    /// container is built, not a resolve that fails later.
+    @Test func aDependencyListedOnlyUnderNamesIsAnErrorBeforeAnyFactoryRuns() throws {
+        let clock = """
+            services:
+              AutoStore: { factory: store }
+              FixedAutoClock: { factory: clock, implements: [{ type: AutoClock, name: fixed }] }
+              AutoNoteService: {}
+
+            """
+        #expect {
+            try AutowiringFixture.container(clock)
+        } throws: { error in
+            "\(error)".contains("m.yaml:5:3: error: autowired parameter 'AutoClock' of service 'AutoNoteService' resolves the type without a name, but services list it only under names (fixed)")
+        }
+        let audit = Self.services + "  Audit: { factory: audit, implements: [{ type: AutoAudit, name: kept }] }\n"
+        #expect {
+            try AutowiringFixture.container(audit)
+        } throws: { error in
+            "\(error)".contains("m.yaml:6:3: error: autowired parameter 'AutoAudit' of service 'AutoNoteService' resolves the type without a name, but services list it only under names (kept)")
+        }
+    }
+
     @Test func aCycleOfAutowiredFactoriesIsFoundBeforeAnyFactoryRuns() throws {
         let yaml = Self.services + "  AutoPing: {}\n  AutoPong: {}\n"
         #expect {

@@ -245,6 +245,9 @@ enum ModelRunner {
             case .notSeeded: return .failure(kind: "notSeeded", service: service)
             // Where an unknown name is met (a factory's code, a wrapper, a resolve) is not the model's.
             case .unknownService: return .failure(kind: "unknownService", service: nil)
+            // A type resolved without a name that services list only under names: the error
+            // names the type.
+            case .unknownName("", let type): return .failure(kind: "onlyByName \(type)", service: nil)
             case .unknownName: return .failure(kind: "unknownName", service: nil)
             default: return .failure(kind: "\(error.kind): \(error.message)", service: service)
             }

@@ -203,10 +203,11 @@ final class ReferenceModel {
     }
 
     /// What resolving alias `alias` (under no name) finds when no service implements it so:
-    /// a service implementing it under a name only is named in the error.
+    /// a type that services implement under a name only resolves only by name, and the error
+    /// names the type.
     func unimplemented(_ alias: Int) -> Failure {
         let named = program.services.contains { $0.namedAliases.contains(alias) }
-        return Failure(kind: named ? "unknownName" : "unknownService", service: nil)
+        return Failure(kind: named ? "onlyByName ModelAlias\(alias)" : "unknownService", service: nil)
     }
 
     func registration(implementing alias: Int, named: Bool = false) -> Registration? {

@@ -1,6 +1,10 @@
 import Testing
 @testable import Wiring
 
+/// A type that services list only under names, for the test of its unnamed resolve.
+protocol NamedBin: AnyObject {}
+final class Bin: NamedBin, @unchecked Sendable {}
+
 @Suite("Container")
 struct ContainerTests {
     @Test func staticArgumentsAreTypedAndFilledIn() throws {
@@ -121,5 +125,43 @@ struct ContainerTests {
         #expect(try container.optional(String.self) == nil)
         #expect(try container.optional(Clock.self) != nil)
         #expect(throws: ResolutionError.self) { try container.optional(Broken.self) }
+    }
+
+    /// A type every service lists under a name has no unnamed service: resolving it without a
+    /// name is an error that names the type (not the first service listing it) and lists its
+    /// names; optionally, it throws too, since the type is declared; resetting it drops nothing.
+    @Test func aTypeListedOnlyUnderNamesResolvesOnlyByName() throws {
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            services:
+              FastBin: { factory: bin, scope: singleton, implements: [{ type: NamedBin, name: fast }] }
+              SlowBin: { factory: bin, scope: singleton, implements: [{ type: NamedBin, name: slow }] }
+            """)
+        let registry = FactoryRegistry()
+        registry.factory("bin") { _ in Bin() }
+        let container = try Container(manifest: path, registry: registry, contexts: .none)
+        #expect(throws: Never.self) { try container.resolve((any NamedBin).self, name: "fast") }
+        let fast = try container.resolve((any NamedBin).self, name: "fast")
+        let slow = try container.resolve((any NamedBin).self, name: "slow")
+        #expect(fast !== slow)
+        #expect {
+            try container.resolve((any NamedBin).self)
+        } throws: { error in
+            "\(error)" == "'NamedBin' resolves only by name (fast, slow)"
+        }
+        #expect {
+            try container.resolve(key: "NamedBin")
+        } throws: { error in
+            "\(error)" == "'NamedBin' resolves only by name (fast, slow)"
+        }
+        #expect(throws: ResolutionError.self) { try container.optional((any NamedBin).self) }
+        do {
+            _ = try container.resolve((any NamedBin).self)
+        } catch {
+            // What a snapshot or a reload's report says of it.
+            #expect(ReportedFailure.summary(of: error.kind) == "'NamedBin' resolves only by name")
+        }
+        container.reset((any NamedBin).self)
+        #expect(try container.resolve((any NamedBin).self, name: "fast") === fast)
     }
 }

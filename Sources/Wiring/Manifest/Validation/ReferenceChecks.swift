@@ -59,6 +59,10 @@ package struct ReferenceChecks {
                         diagnostics.append(.error(
                             "\(what) refers to service '\(target.service)', which is switched off in context '\(off.value)' (\(off.location))",
                             at: target.location))
+                    } else if argument.isAutowired, let names = checks.namesOnly(of: target.service) {
+                        diagnostics.append(.error(
+                            "\(what) resolves the type without a name, but services list it only under names (\(names.joined(separator: ", ")))",
+                            at: target.location))
                     } else {
                         // An autowired parameter names a type, which a service's `implements` may give.
                         let known = checks.manifest.services.lazy.map(\.key)
@@ -97,6 +101,13 @@ package struct ReferenceChecks {
             if name == nil { ranks[position] = Int8(rank) }
             return rank
         }
+    }
+
+    /// The names services list `type` under in their `implements`, sorted, when they list it
+    /// only under names; `nil` when none lists it so (its unnamed entries make it a service).
+    private func namesOnly(of type: String) -> [String]? {
+        let names = Set(manifest.services.lazy.flatMap(\.implements).filter { $0.type == type }.compactMap(\.name))
+        return names.isEmpty ? nil : names.sorted()
     }
 
     /// Every tag that services and their named variants have.
