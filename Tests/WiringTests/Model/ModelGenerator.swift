@@ -55,6 +55,13 @@ struct ModelGenerator {
             let second = Int.random(in: 0..<count, using: &random)
             if second != first, chance(20) { services[second].namedAliases.append(alias) }
             if second != first, chance(3) { services[second].aliases.append(alias) }
+            // The same one drawn twice: it implements the type under a name only, which then
+            // resolves only by name (decided without a draw of its own, so that a seed gives
+            // the programs it gave before this case was added, where it does not apply).
+            if second == first {
+                services[first].aliases.removeLast()
+                services[first].namedAliases.append(alias)
+            }
         }
         // From the last service back, so that what a service references is decided already.
         var reachesScoped = Array(repeating: false, count: count)
@@ -305,7 +312,10 @@ struct ModelGenerator {
     }
 
     private mutating func target(in program: ModelProgram, tags: Bool = true) -> ModelProgram.Target {
-        let aliases = (0..<ModelProgram.aliasCount).filter { alias in program.services.contains { $0.aliases.contains(alias) } }
+        // Aliases implemented under a name only too: resolved without one, they fail.
+        let aliases = (0..<ModelProgram.aliasCount).filter { alias in
+            program.services.contains { $0.aliases.contains(alias) || $0.namedAliases.contains(alias) }
+        }
         let tagNames = ["t0", "t1"].filter { tag in program.services.contains { $0.tags.contains(tag) } }
         let roll = Int.random(in: 0..<100, using: &random)
         let named = (0..<ModelProgram.aliasCount).filter { alias in program.services.contains { $0.namedAliases.contains(alias) } }
