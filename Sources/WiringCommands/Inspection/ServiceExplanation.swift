@@ -77,6 +77,11 @@ extension Manifest {
             if let off = switchedOff[key] {
                 throw ManifestError("service '\(key)' is switched off in context '\(off.value)'", at: off.location)
             }
+            // A type that services implement is often what a user asks about: name them.
+            let implementing = services.filter { $0.implements.contains { $0.type == key } }.map { "'\($0.key)'" }
+            if !implementing.isEmpty {
+                throw ManifestError("no service '\(key)' is declared; '\(key)' is a type that \(implementing.count == 1 ? "service" : "services") \(implementing.joined(separator: ", ")) \(implementing.count == 1 ? "implements" : "implement"): explain \(implementing.count == 1 ? "it" : "one of them")", at: nil)
+            }
             throw ManifestError("no service '\(key)' is declared\(Suggestion.hint(for: key, in: services.map(\.key)))", at: nil)
         }
         let origins = contextOrigins(of: key)

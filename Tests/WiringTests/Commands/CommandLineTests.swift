@@ -122,6 +122,10 @@ struct CommandLineTests {
         let output = try wiring("explain", "config-examples/services.yaml", "NoteStor")
         #expect(output.status == 1)
         #expect(output.stdout == "error: no service 'NoteStor' is declared; did you mean 'NoteStore'?\n")
+        // A type a service implements is named with the service to explain instead.
+        let type = try wiring("explain", "config-examples/services.yaml", "NoteReading")
+        #expect(type.status == 1)
+        #expect(type.stdout == "error: no service 'NoteReading' is declared; 'NoteReading' is a type that service 'NoteStore' implements: explain it\n")
     }
 
     // MARK: graph
