@@ -129,8 +129,10 @@ struct ChildPlan {
         guard case .type(let type) = change.subject else { return }
         let keys = Array(Set([String(reflecting: type), String(describing: type)]))
         if let declared = parent.target(for: type) {
-            problems.append(.error("\(change.subject.shown) is declared already (service \(declared.serviceKey)); override it instead",
-                                   at: change.location))
+            let how = declared.unnamed == nil
+                ? ", under names only (\(declared.named.keys.sorted().joined(separator: ", "))); override one of them by name"
+                : " (service \(declared.serviceKey)); override it instead"
+            problems.append(.error("\(change.subject.shown) is declared already\(how)", at: change.location))
             return
         }
         if adding.contains(where: { $0.keys.contains(keys[0]) }) {

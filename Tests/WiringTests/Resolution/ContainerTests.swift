@@ -163,5 +163,13 @@ struct ContainerTests {
         }
         container.reset((any NamedBin).self)
         #expect(try container.resolve((any NamedBin).self, name: "fast") === fast)
+        // A child overrides one of its names; adding it unnamed is refused, saying so.
+        let child = try container.child { $0.override((any NamedBin).self, name: "fast") { _ in Bin() } }
+        #expect(try child.resolve((any NamedBin).self, name: "fast") !== fast)
+        #expect {
+            try container.child { $0.add((any NamedBin).self) { _ in Bin() } }
+        } throws: { error in
+            "\(error)".contains("is declared already, under names only (fast, slow); override one of them by name")
+        }
     }
 }
