@@ -75,14 +75,14 @@ extension Manifest {
 /// resolves it: the service with that key, or the one that `implements` it without a name.
 struct AutowiredTargets {
     private var services: [String: String] = [:]
-    /// Types that services list in `implements` only under names: resolved without one, they
-    /// fail, optional or not.
-    private var namedOnly: Set<String> = []
+    /// Types that services list in `implements` under a name: one that no service provides
+    /// unnamed as well fails when resolved without a name, optional or not.
+    private var listedUnderNames: Set<String> = []
 
     init(services definitions: [ServiceDefinition]) {
         for service in definitions {
             for entry in service.implements {
-                if entry.name == nil { services[entry.type] = service.key } else { namedOnly.insert(entry.type) }
+                if entry.name == nil { services[entry.type] = service.key } else { listedUnderNames.insert(entry.type) }
             }
         }
         for service in definitions { services[service.key] = service.key }
@@ -96,7 +96,7 @@ struct AutowiredTargets {
                  _ body: (DeclaredReference.Target, ArgumentPath) -> Void) {
         for dependency in dependencies {
             let service = services[dependency.type]
-            if service == nil, dependency.isOptional, !namedOnly.contains(dependency.type) { continue }
+            if service == nil, dependency.isOptional, !listedUnderNames.contains(dependency.type) { continue }
             body(.service(ServiceReference(service: service ?? dependency.type, at: location)), ArgumentPath(autowired: dependency.type))
         }
     }

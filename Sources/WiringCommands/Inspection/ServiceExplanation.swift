@@ -79,8 +79,11 @@ extension Manifest {
             }
             // A type that services implement is often what a user asks about: name them.
             let implementing = services.filter { $0.implements.contains { $0.type == key } }.map { "'\($0.key)'" }
-            if !implementing.isEmpty {
-                throw ManifestError("no service '\(key)' is declared; '\(key)' is a type that \(implementing.count == 1 ? "service" : "services") \(implementing.joined(separator: ", ")) \(implementing.count == 1 ? "implements" : "implement"): explain \(implementing.count == 1 ? "it" : "one of them")", at: nil)
+            if let only = implementing.first {
+                let which = implementing.count == 1
+                    ? "service \(only) implements: explain it"
+                    : "services \(implementing.joined(separator: ", ")) implement: explain one of them"
+                throw ManifestError("no service '\(key)' is declared; '\(key)' is a type that \(which)", at: nil)
             }
             throw ManifestError("no service '\(key)' is declared\(Suggestion.hint(for: key, in: services.map(\.key)))", at: nil)
         }

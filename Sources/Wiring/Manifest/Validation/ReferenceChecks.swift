@@ -103,8 +103,8 @@ package struct ReferenceChecks {
         }
     }
 
-    /// The names services list `type` under in their `implements`, sorted, when they list it
-    /// only under names; `nil` when none lists it so (its unnamed entries make it a service).
+    /// The names services list `type` under in their `implements`, sorted; `nil` when no
+    /// service lists it under a name. Asked of a type no service provides without a name.
     private func namesOnly(of type: String) -> [String]? {
         let names = Set(manifest.services.lazy.flatMap(\.implements).filter { $0.type == type }.compactMap(\.name))
         return names.isEmpty ? nil : names.sorted()
