@@ -232,6 +232,9 @@ final class ResolutionTarget: Sendable {
 
     /// The registration resolved without a name, if the service has one.
     var unnamed: Registration? { unnamedReference?.takeUnretainedValue() }
+
+    /// The names it resolves under, sorted, for messages.
+    var sortedNames: [String] { named.keys.sorted() }
 }
 
 /// One service being built on the resolution path: a registration, or one of its decorators.

@@ -130,7 +130,7 @@ struct ChildPlan {
         let keys = Array(Set([String(reflecting: type), String(describing: type)]))
         if let declared = parent.target(for: type) {
             let how = declared.unnamed == nil
-                ? ", under names only (\(declared.named.keys.sorted().joined(separator: ", "))); override one of them by name"
+                ? ", under names only (\(declared.sortedNames.joined(separator: ", "))); override one of them by name"
                 : " (service \(declared.serviceKey)); override it instead"
             problems.append(.error("\(change.subject.shown) is declared already\(how)", at: change.location))
             return

@@ -331,7 +331,7 @@ extension Container {
     func registration(in target: ResolutionTarget, name: String?, state: ResolutionState?) throws(ResolutionError) -> Registration {
         if let name {
             if let variant = target.named[name] { return variant }
-            let defined = target.named.keys.sorted()
+            let defined = target.sortedNames
             let list = defined.isEmpty ? "it has no named variants" : "its names: " + defined.joined(separator: ", ")
             throw ResolutionError(
                 .unknownName(name, service: target.serviceKey),
@@ -339,7 +339,7 @@ extension Container {
                 path: state?.steps ?? [])
         }
         guard let registration = target.unnamed else {
-            let names = target.named.keys.sorted().joined(separator: ", ")
+            let names = target.sortedNames.joined(separator: ", ")
             throw ResolutionError(
                 .unknownName("", service: target.serviceKey),
                 message: "'\(target.serviceKey)' resolves only by name (\(names))",

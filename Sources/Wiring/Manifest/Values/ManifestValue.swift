@@ -243,9 +243,8 @@ public struct ManifestMap: Sendable {
         switch source {
         case .built(let entries):
             for entry in entries where entry.value.mayHoldReferences {
-                if withEnvironment, entry.value.mayHold(environmentOnly: true) {
-                    body(entry.value)
-                } else if !entry.value.staysWithin(limit, longestParameter: longestParameter) {
+                if withEnvironment && entry.value.mayHold(environmentOnly: true)
+                    || !entry.value.staysWithin(limit, longestParameter: longestParameter) {
                     body(entry.value)
                 }
             }
