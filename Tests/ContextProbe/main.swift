@@ -81,6 +81,12 @@ if let mode = CommandLine.arguments.dropFirst().first, ["cycle-across-threads", 
     exit(0)
 }
 
+// Factories that resolve through the container, not their context (see ContainerCycles.swift).
+if CommandLine.arguments.dropFirst().first == "cycle-through-the-container" {
+    runCyclesThroughTheContainer()
+    exit(0)
+}
+
 // A cycle through a property wrapper is the resolution's own: it stops with its path.
 protocol Journal: AnyObject {}
 final class Invoice {

@@ -87,7 +87,7 @@ extension Container {
                     // A cycle across threads: when it goes through builds whose property hooks
                     // are running, their instances handed over break it.
                     guard WaitGraph.handOverOffers(from: place.slot), WaitGraph.beginWaiting(state, for: place.slot) else {
-                        throw crossThreadCycle(registration, state: state)
+                        throw waitCycle(registration, in: place.slot, state: state)
                     }
                 }
                 recordingWait(for: registration, state: state) { place.slot.waitSynchronously(for: build) }
@@ -98,16 +98,22 @@ extension Container {
 
     /// Records that `state` waits for `slot`, or throws when that closes a cycle.
     func beginWaiting(_ registration: Registration, in slot: InstanceSlot, state: ResolutionState) throws(ResolutionError) {
-        guard WaitGraph.beginWaiting(state, for: slot) else { throw crossThreadCycle(registration, state: state) }
+        guard WaitGraph.beginWaiting(state, for: slot) else { throw waitCycle(registration, in: slot, state: state) }
     }
 
+    /// The error of a wait for `slot` that would never end: its build waits for `state`, from
+    /// another thread or task, or from below on this thread (a factory that resolved through a
+    /// container instead of its context started `state`, whose path cannot show the cycle).
     @inline(never)
-    private func crossThreadCycle(_ registration: Registration, state: ResolutionState) -> ResolutionError {
-        ResolutionError(
-            .circularDependency,
-            message: "circular dependency across threads: " + (state.steps + [registration.step]).map(\.description).joined(separator: " → ")
-                + " is being built by a resolution that waits for this one",
-            path: state.steps + [registration.step])
+    private func waitCycle(_ registration: Registration, in slot: InstanceSlot, state: ResolutionState) -> ResolutionError {
+        let path = (state.steps + [registration.step]).map(\.description).joined(separator: " → ")
+        let message = if let builder = slot.builder, state.waitsBelow(builder) {
+            "circular dependency: \(path) is being built on this thread by a factory that waits for this resolve "
+                + "(it resolved through a container, not through its context, so the cycle's path starts here)"
+        } else {
+            "circular dependency across threads: \(path) is being built by a resolution that waits for this one"
+        }
+        return ResolutionError(.circularDependency, message: message, path: state.steps + [registration.step])
     }
 
     /// Throws when `registration` is on the path already (a cycle) or the path is too deep;

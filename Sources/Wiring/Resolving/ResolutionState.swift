@@ -33,6 +33,11 @@ final class ResolutionState {
     /// How many entries of the path a fork took from the state it continues: their factories run
     /// in that resolution, which this state's builds do not wait for.
     @exclusivity(unchecked) var inherited = 0
+    /// For a resolution started while another one's factory runs below it on the same thread
+    /// (a factory resolving through the container, not its context): that resolution's
+    /// ``lineage``. It waits for this one to return, so a wait of this one is a wait of its
+    /// too, and a wait for a build of its is a cycle (an error), not a wait that never ends.
+    @exclusivity(unchecked) var enclosing: [ObjectIdentifier] = []
 
     /// An instance whose factory returned while another factory of its resolution ran below it:
     /// its property hooks run once none does, and a kept one is kept only then.
@@ -230,15 +235,35 @@ final class ResolutionState {
         recycle(state, container: container)
     }
 
-    /// The tokens of this state and of the states it descends from.
+    /// The tokens of this state, of the states it descends from, and of those that wait below
+    /// it on their thread (see ``enclosing``).
     var lineage: [ObjectIdentifier] {
-        var tokens = [token]
-        var next = parent
+        var tokens: [ObjectIdentifier] = []
+        var next: ResolutionState? = self
         while let state = next {
             tokens.append(state.token)
+            tokens += state.enclosing
             next = state.parent
         }
         return tokens
+    }
+
+    /// Whether the resolution `token` runs a factory below this one, or one it descends from,
+    /// on their thread (see ``enclosing``).
+    func waitsBelow(_ token: ObjectIdentifier) -> Bool {
+        var next: ResolutionState? = self
+        while let state = next {
+            if state.enclosing.contains(token) { return true }
+            next = state.parent
+        }
+        return false
+    }
+
+    /// Notes that the resolution `below` (held by its caller) runs a factory below this new
+    /// one on this thread (see ``enclosing``).
+    @inline(never)
+    func enclose(_ below: UnsafeMutableRawPointer) {
+        enclosing = Unmanaged<ResolutionState>.fromOpaque(below)._withUnsafeGuaranteedRef { $0.lineage }
     }
 
     /// Whether this thread's stack has room for one more level (see ``StackGuard``).
@@ -324,7 +349,11 @@ final class ResolutionState {
     /// resolutions end with nothing holding their state, so the next one on the thread starts
     /// from it instead of allocating its own.
     static func acquire() -> ResolutionState {
-        ThreadState.withCurrent { thread in thread.spare.take() ?? ResolutionState(thread: thread) }
+        ThreadState.withCurrent { thread in
+            let state = thread.spare.take() ?? ResolutionState(thread: thread)
+            if let below = thread.buildingState { state.enclose(below) }
+            return state
+        }
     }
 
     /// Runs `body` in a new top-level resolution of `container`, with `container` the building
@@ -337,6 +366,7 @@ final class ResolutionState {
     ) throws(ResolutionError) -> Any {
         try ThreadState.current.borrowing { thread throws(ResolutionError) in
             let state = thread.spare.take() ?? ResolutionState(thread: thread)
+            if let below = thread.buildingState { state.enclose(below) }
             let previous = thread.startBuilding(container, in: state)
             // The state consumed by recycling, so that nothing else holds it then.
             let built: Any
@@ -373,6 +403,7 @@ final class ResolutionState {
         // empty path still calls into the standard library.
         if !state.path.isEmpty { state.path.removeAll() }
         if state.inherited != 0 { state.inherited = 0 }
+        if !state.enclosing.isEmpty { state.enclosing = [] }
         if !state.graph.isEmpty { state.graph = [:] }
         if state.scope != nil { state.scope = nil }
         if state.parent != nil { state.parent = nil }

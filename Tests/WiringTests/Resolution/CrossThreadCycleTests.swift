@@ -36,6 +36,24 @@ struct CrossThreadCycleTests {
         #expect(output.stderr.isEmpty, "\(output.stderr)")
     }
 
+    /// A factory that resolves through the container instead of its context starts a
+    /// resolution of its own, whose path cannot show the cycle: a wait there for a build below
+    /// it on the same thread (or for one that waits for such a build) is the cycle's error, not
+    /// a deadlock, with or without a second thread.
+    @Test func aCycleThroughTheContainerIsAnErrorNotADeadlock() throws {
+        let output = try BinaryRunner.run("ContextProbe", ["cycle-through-the-container"], timeout: .seconds(60))
+        #expect(output.status == 0, "a deadlock, or a crash: \(output.stderr)")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 4, "\(output.stdout)")
+        let onThisThread = " is being built on this thread by a factory that waits for this resolve "
+            + "(it resolved through a container, not through its context, so the cycle's path starts here)"
+        #expect(lines[0].hasPrefix("self: circular dependency: ProbeSelf (") && lines[0].hasSuffix(onThisThread), "\(lines[0])")
+        #expect(lines[1].hasPrefix("pair: circular dependency: ProbeChild (") && lines[1].contains(") → ProbeParent (")
+                && lines[1].hasSuffix(onThisThread), "\(lines[1])")
+        #expect(lines[2].hasPrefix("parent thread: circular dependency") && lines[3].hasPrefix("child thread: circular dependency"), "\(lines)")
+        #expect(output.stderr.isEmpty, "\(output.stderr)")
+    }
+
     /// The same through async factories, in two tasks. A deadlock here ends: the tasks still
     /// waiting after 30 seconds are cancelled, and their waits throw.
     @Test func anAwaitedCycleAcrossTwoTasksIsAnErrorOnBoth() async throws {
