@@ -7,6 +7,10 @@ extension Container {
     /// reported as information, not errors. So are async services that are not built yet: the
     /// synchronous dry run cannot await them (the `await` form does).
     ///
+    /// The dry run's scope ends before this returns: its shutdown hooks run, and their failures
+    /// are reported. When one of them is async, the synchronous dry run cannot await it: none
+    /// runs, and that is reported as information (the `await` form runs them).
+    ///
     /// - Returns: The diagnostics; empty when everything was built.
     public func instantiateAll() -> [Diagnostic] {
         let scope = makeScope()
@@ -17,6 +21,16 @@ extension Container {
             } catch {
                 diagnostics.append(diagnostic(for: error, of: service, name: name))
             }
+        }
+        do {
+            if let pending = try scope.endWithoutAwaiting() {
+                let services = Set(pending.records.map { "\($0.registration.step.service)" }).sorted()
+                diagnostics.append(Diagnostic(
+                    .info, "the dry run's scope ended without running its shutdown hooks, since some are async "
+                        + "(of \(services.joined(separator: ", "))): a synchronous dry run cannot await them", at: nil))
+            }
+        } catch {
+            diagnostics.append(.error("\(error)", at: nil))
         }
         return diagnostics
     }

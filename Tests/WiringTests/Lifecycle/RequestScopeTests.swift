@@ -142,6 +142,36 @@ struct RequestScopeTests {
         #expect(journal.count("close Connection") == 100)
     }
 
+    /// The synchronous dry run ends its scope as the awaited one does: the hooks of the scoped
+    /// instances it built run, a failing one is reported; when one is async, none can run, and
+    /// the dry run says so instead of dropping them unsaid.
+    @Test(arguments: [false, true])
+    func theSynchronousDryRunEndsItsScope(asyncHook: Bool) throws {
+        let journal = Journal()
+        let registry = FactoryRegistry()
+        registry.factory("connection") { _ in Connection() }.onShutdown { _ in journal.record("close Connection") }
+        let session = registry.factory("session") { _ in Session() }
+        if asyncHook {
+            session.onShutdown { (_: Session) async in journal.record("close Session") }
+        } else {
+            session.onShutdown { (_: Session) throws in throw StoreUnavailable() }
+        }
+        let path = try TestSupport.temporaryFile(
+            "wiring: 1\nservices:\n  Connection: { factory: connection, scope: scoped }\n  Session: { factory: session, scope: scoped }\n")
+        let container = try Container(manifest: path, registry: registry, contexts: .none, options: .init(environment: [:]))
+        let diagnostics = container.instantiateAll()
+        if asyncHook {
+            #expect(journal.all.isEmpty)
+            #expect(diagnostics.map(\.severity) == [.info])
+            #expect(diagnostics.first?.message == "the dry run's scope ended without running its shutdown hooks, "
+                    + "since some are async (of Connection, Session): a synchronous dry run cannot await them")
+        } else {
+            #expect(journal.all == ["close Connection"])
+            #expect(diagnostics.map(\.severity) == [.error])
+            #expect(diagnostics.first?.message.contains("connection refused") == true, "\(diagnostics)")
+        }
+    }
+
     @Test func aSynchronousHookRunsInPlaceAnAsyncOneInItsOwnTaskAndBothFailuresAreCollected() async throws {
         // Which task each hook ran in, by the task's hash.
         let hookTasks = Locked<[String: Int?]>([:])
