@@ -102,13 +102,14 @@ extension Container {
     }
 
     /// The error of a wait for `slot` that would never end: its build waits for `state`, from
-    /// another thread or task, or from below on this thread (a factory that resolved through a
-    /// container instead of its context started `state`, whose path cannot show the cycle).
+    /// another thread or task, or from below on this thread or in this task (a factory that
+    /// resolved through a container instead of its context started `state`, whose path cannot
+    /// show the cycle).
     @inline(never)
     private func waitCycle(_ registration: Registration, in slot: InstanceSlot, state: ResolutionState) -> ResolutionError {
         let path = (state.steps + [registration.step]).map(\.description).joined(separator: " → ")
         let message = if let builder = slot.builder, state.waitsBelow(builder) {
-            "circular dependency: \(path) is being built on this thread by a factory that waits for this resolve "
+            "circular dependency: \(path) is being built, on this thread or in this task, by a factory that waits for this resolve "
                 + "(it resolved through a container, not through its context, so the cycle's path starts here)"
         } else {
             "circular dependency across threads: \(path) is being built by a resolution that waits for this one"

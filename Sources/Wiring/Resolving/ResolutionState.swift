@@ -190,6 +190,8 @@ final class ResolutionState {
     func entering(_ entry: PathEntry) -> ResolutionState {
         guard isUnenteredTop else { return ResolutionState(frozenFrom: self, adding: entry, scope: scope) }
         isUnenteredTop = false
+        // Nothing else holds the top yet: an async factory of this task may wait below it.
+        enclosing = BuildingContainer.waitingInThisTask
         path.push(entry)
         return self
     }

@@ -45,13 +45,61 @@ struct CrossThreadCycleTests {
         #expect(output.status == 0, "a deadlock, or a crash: \(output.stderr)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
         try #require(lines.count == 4, "\(output.stdout)")
-        let onThisThread = " is being built on this thread by a factory that waits for this resolve "
+        let onThisThread = " is being built, on this thread or in this task, by a factory that waits for this resolve "
             + "(it resolved through a container, not through its context, so the cycle's path starts here)"
         #expect(lines[0].hasPrefix("self: circular dependency: ProbeSelf (") && lines[0].hasSuffix(onThisThread), "\(lines[0])")
         #expect(lines[1].hasPrefix("pair: circular dependency: ProbeChild (") && lines[1].contains(") → ProbeParent (")
                 && lines[1].hasSuffix(onThisThread), "\(lines[1])")
         #expect(lines[2].hasPrefix("parent thread: circular dependency") && lines[3].hasPrefix("child thread: circular dependency"), "\(lines)")
         #expect(output.stderr.isEmpty, "\(output.stderr)")
+    }
+
+    /// The same through async factories that await a resolve through the container: back to
+    /// the service being built, directly or through the factory of what it resolves. Both are
+    /// the cycle's error; a factory that starts a task of its own that waits for the build is
+    /// not (the build does not wait for that task). After 30 seconds a wait still under way is
+    /// cancelled, and the test fails instead of hanging.
+    @Test func anAwaitedCycleThroughTheContainerIsAnError() async throws {
+        final class Holder: @unchecked Sendable { var container: Container? }
+        let holder = Holder()
+        let started = Locked<Task<CycleParent, any Error>?>(nil)
+        let registry = FactoryRegistry()
+        registry.factory("parent") { _ in
+            let parent = CycleParent()
+            parent.child = try await holder.container!.resolve(CycleChild.self)
+            return parent
+        }
+        registry.factory("child") { r in CycleChild(parent: try await r.resolve(CycleParent.self)) }
+        registry.factory("sibling") { _ in
+            _ = try await holder.container!.resolve(CycleSibling.self)
+            return CycleSibling()
+        }
+        registry.factory("logged") { _ in
+            // A task of its own: the build returns without waiting for it.
+            started.withLock { $0 = Task { try await holder.container!.resolve(CycleParent.self, name: "logged") } }
+            await Task.yield()
+            return LoggedParent(inner: CycleParent()) as CycleParent
+        }
+        let container = try TypedFactoryFormsTests.container("""
+            services:
+              CycleParent: { factory: parent, scope: singleton, names: { logged: { factory: logged } } }
+              CycleChild: { factory: child, scope: singleton }
+              CycleSibling: { factory: sibling, scope: singleton }
+            """, registry)
+        holder.container = container
+        let outcomes = await Self.finishing([
+            { _ = try await container.resolve(CycleSibling.self) },
+            { _ = try await container.resolve(CycleParent.self) },
+        ])
+        try #require(!outcomes.contains { $0 is CancellationError }, "a resolution was still waiting: a deadlock")
+        let messages = outcomes.map { ($0 as? ResolutionError)?.message ?? "\(String(describing: $0))" }
+        #expect(messages[0].hasPrefix("circular dependency: CycleSibling ("), "\(messages[0])")
+        #expect(messages[1].hasPrefix("circular dependency: CycleChild (") && messages[1].contains(") → CycleParent ("), "\(messages[1])")
+        #expect(messages.allSatisfy { $0.contains(" is being built, on this thread or in this task, by a factory that waits for this resolve ") })
+
+        let logged = try await container.resolve(CycleParent.self, name: "logged")
+        let task = try #require(started.withLock { $0 })
+        #expect(try await task.value === logged)
     }
 
     /// The same through async factories, in two tasks. A deadlock here ends: the tasks still
