@@ -305,8 +305,7 @@ final class ResolutionState {
     /// or (for an async one) in the same task: a factory resolving through a container, not its
     /// context. That resolution's ``lineage``: it waits for this one to return, so a wait of
     /// this one is a wait of its too, and a wait for a build of its is a cycle (an error), not
-    /// a wait that never ends. Stored last, away from what every build reads: declared among
-    /// those, it made the "unique, 3 dependencies" row 5 % slower.
+    /// a wait that never ends.
     @exclusivity(unchecked) var enclosing: [ObjectIdentifier]? = nil
 
     /// Whether the resolution is over and a context kept past its factory still holds this
