@@ -12,13 +12,22 @@ final class ProbeSelf: Sendable {
     init(again: ProbeSelf?) {}
 }
 
+/// A singleton whose factory resolves, through the container, a plain `unique` service
+/// (resolved in one step) whose factory resolves the singleton through its context.
+final class ProbeHub: Sendable {
+    init(spoke: ProbeSpoke) {}
+}
+final class ProbeSpoke: Sendable {
+    init(hub: ProbeHub) {}
+}
+
 /// The container, set once built, for the factories that capture it.
 final class ContainerHolder: @unchecked Sendable {
     var container: Container?
 }
 
 /// Prints each case's outcome: one thread resolving a service whose factory resolves it again
-/// through the container; one thread where the parent's factory resolves the child through the
+/// through the container; the same through a plain `unique` service; one thread where the parent's factory resolves the child through the
 /// container and the child's factory resolves the parent through its context; and two threads
 /// entering that pair from both ends.
 func runCyclesThroughTheContainer() {
@@ -27,6 +36,8 @@ func runCyclesThroughTheContainer() {
     let meets = Locked(false)
     let registry = FactoryRegistry()
     registry.factory("self") { _ in ProbeSelf(again: try holder.container!.resolve(ProbeSelf.self)) }
+    registry.factory("hub") { _ in ProbeHub(spoke: try holder.container!.resolve(ProbeSpoke.self)) }
+    registry.factory("spoke") { r in ProbeSpoke(hub: try r.resolve(ProbeHub.self)) }
     registry.factory("parent") { _ in
         if meets.withLock({ $0 }) { meeting.meet() }
         let parent = ProbeParent()
@@ -38,11 +49,13 @@ func runCyclesThroughTheContainer() {
         return ProbeChild(parent: try r.resolve(ProbeParent.self))
     }
     let services = "services:\n  ProbeSelf: { factory: self, scope: singleton }\n"
+        + "  ProbeHub: { factory: hub, scope: singleton }\n  ProbeSpoke: { factory: spoke }\n"
         + "  ProbeParent: { factory: parent, scope: singleton }\n  ProbeChild: { factory: child, scope: singleton }\n"
     let container = try! Container(manifest: temporaryManifest(services), registry: registry, contexts: .none)
     holder.container = container
 
     print("self: \(outcome { try container.resolve(ProbeSelf.self) })")
+    print("unique: \(outcome { try container.resolve(ProbeHub.self) })")
     print("pair: \(outcome { try container.resolve(ProbeParent.self) })")
 
     meets.withLock { $0 = true }

@@ -44,13 +44,15 @@ struct CrossThreadCycleTests {
         let output = try BinaryRunner.run("ContextProbe", ["cycle-through-the-container"], timeout: .seconds(60))
         #expect(output.status == 0, "a deadlock, or a crash: \(output.stderr)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
-        try #require(lines.count == 4, "\(output.stdout)")
+        try #require(lines.count == 5, "\(output.stdout)")
         let onThisThread = " is being built, on this thread or in this task, by a factory that waits for this resolve "
             + "(it resolved through a container, not through its context, so the cycle's path starts here)"
         #expect(lines[0].hasPrefix("self: circular dependency: ProbeSelf (") && lines[0].hasSuffix(onThisThread), "\(lines[0])")
-        #expect(lines[1].hasPrefix("pair: circular dependency: ProbeChild (") && lines[1].contains(") → ProbeParent (")
+        #expect(lines[1].hasPrefix("unique: circular dependency: ProbeSpoke (") && lines[1].contains(") → ProbeHub (")
                 && lines[1].hasSuffix(onThisThread), "\(lines[1])")
-        #expect(lines[2].hasPrefix("parent thread: circular dependency") && lines[3].hasPrefix("child thread: circular dependency"), "\(lines)")
+        #expect(lines[2].hasPrefix("pair: circular dependency: ProbeChild (") && lines[2].contains(") → ProbeParent (")
+                && lines[2].hasSuffix(onThisThread), "\(lines[2])")
+        #expect(lines[3].hasPrefix("parent thread: circular dependency") && lines[4].hasPrefix("child thread: circular dependency"), "\(lines)")
         #expect(output.stderr.isEmpty, "\(output.stderr)")
     }
 
