@@ -49,7 +49,7 @@ func runCyclesThroughTheContainer() {
         return ProbeChild(parent: try r.resolve(ProbeParent.self))
     }
     let services = "services:\n  ProbeSelf: { factory: self, scope: singleton }\n"
-        + "  ProbeHub: { factory: hub, scope: singleton }\n  ProbeSpoke: { factory: spoke }\n"
+        + "  ProbeHub: { factory: hub, scope: singleton }\n  ProbeSpoke: { factory: spoke, scope: unique }\n"
         + "  ProbeParent: { factory: parent, scope: singleton }\n  ProbeChild: { factory: child, scope: singleton }\n"
     let container = try! Container(manifest: temporaryManifest(services), registry: registry, contexts: .none)
     holder.container = container
