@@ -116,7 +116,7 @@ struct ChildPlan {
         }
         // The variant (or the unnamed service) as a resolve finds it, with a resolve's message.
         do {
-            return try parent.registration(in: target, name: change.name, state: nil)
+            return try parent.registration(in: target, name: change.name, asked: change.subject.shown, state: nil)
         } catch {
             problems.append(.error(error.message, at: change.location))
             return nil

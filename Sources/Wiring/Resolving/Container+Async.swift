@@ -86,7 +86,7 @@ extension Container {
 
     func resolveAsync(key: String, name: String?, arguments: Arguments, from state: ResolutionState) async throws -> Any {
         guard let target = target(key: key) else { throw unknownService(key, state: state) }
-        let registration = try registration(in: target, name: name, state: state)
+        let registration = try registration(in: target, name: name, asked: key, state: state)
         if state.path.isEmpty { try checkOpen(registration) }
         return try await dependencyAsync(registration, arguments: arguments, from: state)
     }

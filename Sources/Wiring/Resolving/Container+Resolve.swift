@@ -284,7 +284,7 @@ extension Container {
 
     func resolve(key: String, name: String?, arguments: Arguments, state: ResolutionState?) throws(ResolutionError) -> Any {
         guard let target = target(key: key) else { throw unknownService(key, state: state) }
-        let registration = try registration(in: target, name: name, state: state)
+        let registration = try registration(in: target, name: name, asked: key, state: state)
         if edgeRecorder != nil { recordEdge(to: registration, state: state) }
         return try instance(of: registration, arguments: arguments, state: state)
     }
@@ -303,7 +303,7 @@ extension Container {
         guard let target = target(for: type) else {
             throw unknownService(String(describing: type), state: state)
         }
-        return Unmanaged.passUnretained(try registration(in: target, name: name, state: state))
+        return Unmanaged.passUnretained(try registration(in: target, name: name, asked: String(describing: type), state: state))
     }
 
     /// The registration an unnamed resolve of the type `id` reaches, once the type has been
@@ -328,15 +328,14 @@ extension Container {
         return found
     }
 
-    func registration(in target: ResolutionTarget, name: String?, state: ResolutionState?) throws(ResolutionError) -> Registration {
+    /// The registration `name` (or no name) reaches in `target`, which a resolve of `asked` (a
+    /// key or a type's name) found.
+    func registration(
+        in target: ResolutionTarget, name: String?, asked: String? = nil, state: ResolutionState?
+    ) throws(ResolutionError) -> Registration {
         if let name {
             if let variant = target.named[name] { return variant }
-            let defined = target.sortedNames
-            let list = defined.isEmpty ? "it has no named variants" : "its names: " + defined.joined(separator: ", ")
-            throw ResolutionError(
-                .unknownName(name, service: target.serviceKey),
-                message: "service \(target.serviceKey) has no variant named '\(name)'\(Suggestion.hint(for: name, in: defined)) (\(list))",
-                path: state?.steps ?? [])
+            throw unknownName(name, in: target, asked: asked, state: state)
         }
         guard let registration = target.unnamed else {
             let names = target.sortedNames.joined(separator: ", ")
@@ -346,6 +345,27 @@ extension Container {
                 path: state?.steps ?? [])
         }
         return registration
+    }
+
+    /// The error of a name `target` does not list. The names of one service are its variants;
+    /// a type that several services implement under names lists each with its service.
+    @inline(never)
+    private func unknownName(_ name: String, in target: ResolutionTarget, asked: String?, state: ResolutionState?) -> ResolutionError {
+        let defined = target.sortedNames
+        let hint = Suggestion.hint(for: name, in: defined)
+        guard target.named.values.contains(where: { $0.key != target.serviceKey }) else {
+            let list = defined.isEmpty ? "it has no named variants" : "its names: " + defined.joined(separator: ", ")
+            return ResolutionError(
+                .unknownName(name, service: target.serviceKey),
+                message: "service \(target.serviceKey) has no variant named '\(name)'\(hint) (\(list))",
+                path: state?.steps ?? [])
+        }
+        let shown = asked ?? target.serviceKey
+        let listed = target.named.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value.key))" }.joined(separator: ", ")
+        return ResolutionError(
+            .unknownName(name, service: shown),
+            message: "no service is listed as \(shown) named '\(name)'\(hint) (its names: \(listed))",
+            path: state?.steps ?? [])
     }
 
     func unknownService(_ name: String, state: ResolutionState?) -> ResolutionError {

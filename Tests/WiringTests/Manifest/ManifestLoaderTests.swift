@@ -148,12 +148,29 @@ struct ManifestLoaderTests {
         #expect(TestSupport.headlines(result.diagnostics) == [
             "invalid/implements.yaml:4:44: error: 'UserReading' is listed twice in 'implements' of service 'UserStore'",
             "invalid/implements.yaml:8:18: error: 'UserReading' is implemented by both 'UserStore' and 'CachedUserStore'; tell them apart with a name: { type: UserReading, name: … }",
-            "invalid/implements.yaml:8:31: error: 'UserWriting' named 'replica' is implemented by both 'UserStore' and 'CachedUserStore'; tell them apart with a name: { type: UserWriting, name: … }",
+            "invalid/implements.yaml:8:31: error: 'UserWriting' named 'replica' is implemented by both 'UserStore' and 'CachedUserStore'; give one of them another name",
             "invalid/implements.yaml:10:54: error: 'implements' of service 'AuditStore' lists 'Logger', which is a service key",
             "invalid/implements.yaml:13:7: error: named variant 'UserStore' of service 'Logger' has the name of a service",
         ])
-        // Each collision names the other place.
+        // Each collision names the other place; a name claimed through a variant says so.
         #expect(result.diagnostics.map { $0.notes.first?.location?.line } == [4, 4, 4, 11, 3])
+        #expect(result.diagnostics[2].notes.first?.message == "'UserStore' claims it here, through its variant 'replica'")
+    }
+
+    /// A name two services claim, one through a variant of its unnamed entry: the hint is to
+    /// rename one (both have names already), and the variant is named on whichever side it is.
+    @Test func aNameClaimedThroughAVariantIsToldAsSuch() throws {
+        let path = try TestSupport.temporaryFile("""
+            wiring: 1
+            services:
+              SlowBin: { implements: [{ type: Bin, name: x }] }
+              FastBin: { implements: [Bin], names: { x: {}, y: {} } }
+            """)
+        let diagnostics = ManifestLoader(environment: [:]).validate(path).diagnostics
+        #expect(diagnostics.map(\.message) == [
+            "'Bin' named 'x' is implemented by both 'SlowBin' and 'FastBin' (through its variant 'x'); give one of them another name",
+        ])
+        #expect(diagnostics.first?.notes.map(\.message) == ["'SlowBin' claims it here"])
     }
 
     @Test func decoratorsMustExistAndNotFormCycles() {

@@ -155,6 +155,17 @@ struct ContainerTests {
             "\(error)" == "'NamedBin' resolves only by name (fast, slow)"
         }
         #expect(throws: ResolutionError.self) { try container.optional((any NamedBin).self) }
+        // A name none lists: the names are several services', each shown with its own.
+        #expect {
+            try container.resolve((any NamedBin).self, name: "fats")
+        } throws: { error in
+            "\(error)" == "no service is listed as NamedBin named 'fats'; did you mean 'fast'? (its names: fast (FastBin), slow (SlowBin))"
+        }
+        #expect {
+            try container.resolve(key: "NamedBin", name: "medium")
+        } throws: { error in
+            "\(error)" == "no service is listed as NamedBin named 'medium' (its names: fast (FastBin), slow (SlowBin))"
+        }
         do {
             _ = try container.resolve((any NamedBin).self)
         } catch {

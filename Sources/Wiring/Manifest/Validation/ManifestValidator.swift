@@ -197,11 +197,12 @@ package struct ManifestValidator {
             // An unnamed entry lets the type resolve the service and each of its variants.
             if let first = claims.unnamed.updateValue(claim, forKey: entry.type), first.service != service.key {
                 claims.unnamed[entry.type] = first
-                reportCollision(entry.type, name: nil, between: first, and: service.key, at: entry.location)
+                reportCollision(entry.type, name: nil, between: first, and: claim)
                 continue
             }
+            let throughVariants = Claim(service: service.key, location: entry.location, throughVariant: true)
             for position in variants.indices {
-                if !record(claim, on: entry.type, named: variants[position].name, in: &claims.named) { break }
+                if !record(throughVariants, on: entry.type, named: variants[position].name, in: &claims.named) { break }
             }
         }
     }
@@ -215,22 +216,31 @@ package struct ManifestValidator {
         let key = ResolutionKey(type: type, name: name)
         guard let first = claims.updateValue(claim, forKey: key), first.service != claim.service else { return true }
         claims[key] = first
-        reportCollision(type, name: name, between: first, and: claim.service, at: claim.location)
+        reportCollision(type, name: name, between: first, and: claim)
         return false
     }
 
-    /// One service's claim on a (type, name) pair, and where it was made.
+    /// One service's claim on a (type, name) pair, and where it was made: a named entry, or an
+    /// unnamed one, which claims the type under each of the service's variant names too.
     private struct Claim {
         let service: String
         let location: SourceLocation
+        var throughVariant = false
     }
 
-    private mutating func reportCollision(
-        _ type: String, name: String?, between first: Claim, and service: String, at location: SourceLocation
-    ) {
-        let what = name.map { "'\(type)' named '\($0)'" } ?? "'\(type)'"
-        error("\(what) is implemented by both '\(first.service)' and '\(service)'; tell them apart with a name: { type: \(type), name: … }",
-              at: location, notes: [Diagnostic.Note("'\(first.service)' claims it here", at: first.location)])
+    /// Two services claim `type` (under `name`): the second, `claim`, is reported where it was
+    /// made. Two unnamed claims are told apart with a name; two named ones, by renaming one.
+    private mutating func reportCollision(_ type: String, name: String?, between first: Claim, and claim: Claim) {
+        guard let name else {
+            error("'\(type)' is implemented by both '\(first.service)' and '\(claim.service)'; tell them apart with a name: { type: \(type), name: … }",
+                  at: claim.location, notes: [Diagnostic.Note("'\(first.service)' claims it here", at: first.location)])
+            return
+        }
+        let through = " through its variant '\(name)'"
+        error("'\(type)' named '\(name)' is implemented by both '\(first.service)' and '\(claim.service)'"
+                + (claim.throughVariant ? " (\(through.dropFirst()))" : "") + "; give one of them another name",
+              at: claim.location,
+              notes: [Diagnostic.Note("'\(first.service)' claims it here" + (first.throughVariant ? "," + through : ""), at: first.location)])
     }
 
     // MARK: - Decorators
