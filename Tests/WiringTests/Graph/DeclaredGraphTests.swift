@@ -112,6 +112,24 @@ struct DeclaredGraphTests {
         ])
     }
 
+    /// `!service` names a service key: naming a type that services implement is an error that
+    /// says which services implement it, instead of calling the type an unknown service.
+    @Test func aReferenceToAnImplementedTypeSaysWhoImplementsIt() throws {
+        let headlines = try Self.validate([("services.yaml", """
+            wiring: 1
+            services:
+              App: { args: { bin: !service Bin, fast: !service { service: NamedBin, name: fast } } }
+              FastBin: { implements: [Bin, { type: NamedBin, name: fast }] }
+              SlowBin: { implements: [{ type: NamedBin, name: slow }] }
+            """)])
+        #expect(headlines == [
+            "services.yaml:3:23: error: argument 'bin' of service 'App' refers to 'Bin', a type implemented by 'FastBin'; "
+                + "!service names a service's key, not a type it implements",
+            "services.yaml:3:43: error: argument 'fast' of service 'App' refers to 'NamedBin', a type implemented by 'FastBin' and 'SlowBin'; "
+                + "!service names a service's key, not a type it implements",
+        ])
+    }
+
     static let graphManifest = """
         wiring: 1
         services:

@@ -63,6 +63,11 @@ package struct ReferenceChecks {
                         diagnostics.append(.error(
                             "\(what) resolves the type without a name, but services list it only under names (\(names.joined(separator: ", ")))",
                             at: target.location))
+                    } else if !argument.isAutowired, let implementers = checks.implementers(of: target.service) {
+                        diagnostics.append(.error(
+                            "\(what) refers to '\(target.service)', a type implemented by \(implementers); "
+                                + "!service names a service's key, not a type it implements",
+                            at: target.location))
                     } else {
                         // An autowired parameter names a type, which a service's `implements` may give.
                         let known = checks.manifest.services.lazy.map(\.key)
@@ -108,6 +113,18 @@ package struct ReferenceChecks {
     private func namesOnly(of type: String) -> [String]? {
         let names = Set(manifest.services.lazy.flatMap(\.implements).filter { $0.type == type }.compactMap(\.name))
         return names.isEmpty ? nil : names.sorted()
+    }
+
+    /// The services whose `implements` lists `type`, for a message (`'A'`, `'A' and 'B'`, or
+    /// `'A', 'B' and 2 more`); `nil` when none does.
+    private func implementers(of type: String) -> String? {
+        let keys = manifest.services.filter { $0.implements.contains { $0.type == type } }.map { "'\($0.key)'" }
+        switch keys.count {
+        case 0: return nil
+        case 1: return keys[0]
+        case 2: return "\(keys[0]) and \(keys[1])"
+        default: return "\(keys[0]), \(keys[1]) and \(keys.count - 2) more"
+        }
     }
 
     /// Every tag that services and their named variants have.
