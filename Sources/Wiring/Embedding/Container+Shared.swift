@@ -40,6 +40,12 @@ extension Container {
     /// }
     /// ```
     ///
+    /// With `.instantiate`, a failed dry run throws before anything is bootstrapped, and the
+    /// container is dropped: the singletons it built are released without their shutdown hooks,
+    /// which a synchronous launch cannot await. When they must run, build the container, await
+    /// `instantiateAll()` (its async form), call ``shutdown()`` if it reports an error, then
+    /// ``bootstrap(_:)`` it.
+    ///
     /// - Throws: ``ManifestError`` for any problem of the manifest, the contexts, binding or,
     ///   with `.instantiate`, building a service.
     @discardableResult
