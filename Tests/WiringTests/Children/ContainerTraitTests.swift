@@ -63,6 +63,20 @@ struct ContainerTraitFailureTests {
         let comments = Locked<[String]>([])
     }
 
+    /// With no container named, none current and none bootstrapped, the trait does not run the
+    /// test: it throws, saying what to do.
+    @Test func withNoContainerTheTraitSaysWhatToDo() async throws {
+        let trait = ContainerTrait.container { _ in }
+        let test = try #require(Test.current)
+        let ran = Locked(false)
+        await #expect {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) { ran.withLock { $0 = true } }
+        } throws: { error in
+            "\(error)" == "no container to make the test's child of: name one, .container(base) { … }, or bootstrap one"
+        }
+        #expect(!ran.withLock { $0 })
+    }
+
     @Test func aThrowingTestsFailingHookIsRecordedAgainstTheTest() async throws {
         let registry = FactoryRegistry()
         registry.factory("resource") { _ in Resource() }.onShutdown { _ in throw HookFailed() }
