@@ -329,13 +329,13 @@ extension Container {
     }
 
     /// The registration `name` (or no name) reaches in `target`, which a resolve of `asked` (a
-    /// key or a type's name) found.
+    /// key or a type's name, made only for an error's message) found.
     func registration(
-        in target: ResolutionTarget, name: String?, asked: String? = nil, state: ResolutionState?
+        in target: ResolutionTarget, name: String?, asked: @autoclosure () -> String? = nil, state: ResolutionState?
     ) throws(ResolutionError) -> Registration {
         if let name {
             if let variant = target.named[name] { return variant }
-            throw unknownName(name, in: target, asked: asked, state: state)
+            throw unknownName(name, in: target, asked: asked(), state: state)
         }
         guard let registration = target.unnamed else {
             let names = target.sortedNames.joined(separator: ", ")
