@@ -233,7 +233,7 @@ final class ResolutionState {
     }
 
     /// The tokens of this state, of the states it descends from, and of those that wait below
-    /// it on their thread (see ``enclosing``).
+    /// it on their thread or in their task (see ``enclosing``).
     var lineage: [ObjectIdentifier] {
         var tokens: [ObjectIdentifier] = []
         var next: ResolutionState? = self
@@ -246,7 +246,7 @@ final class ResolutionState {
     }
 
     /// Whether the resolution `token` runs a factory below this one, or one it descends from,
-    /// on their thread (see ``enclosing``).
+    /// on their thread or in their task (see ``enclosing``).
     func waitsBelow(_ token: ObjectIdentifier) -> Bool {
         var next: ResolutionState? = self
         while let state = next {

@@ -236,11 +236,11 @@ package struct ManifestValidator {
                   at: claim.location, notes: [Diagnostic.Note("'\(first.service)' claims it here", at: first.location)])
             return
         }
-        let through = " through its variant '\(name)'"
+        let through = "through its variant '\(name)'"
         error("'\(type)' named '\(name)' is implemented by both '\(first.service)' and '\(claim.service)'"
-                + (claim.throughVariant ? " (\(through.dropFirst()))" : "") + "; give one of them another name",
+                + (claim.throughVariant ? " (\(through))" : "") + "; give one of them another name",
               at: claim.location,
-              notes: [Diagnostic.Note("'\(first.service)' claims it here" + (first.throughVariant ? "," + through : ""), at: first.location)])
+              notes: [Diagnostic.Note("'\(first.service)' claims it here" + (first.throughVariant ? ", \(through)" : ""), at: first.location)])
     }
 
     // MARK: - Decorators
