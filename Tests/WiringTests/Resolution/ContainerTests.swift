@@ -178,6 +178,11 @@ struct ContainerTests {
         let child = try container.child { $0.override((any NamedBin).self, name: "fast") { _ in Bin() } }
         #expect(try child.resolve((any NamedBin).self, name: "fast") !== fast)
         #expect {
+            try container.child { $0.override((any NamedBin).self, name: "medium") { _ in Bin() } }
+        } throws: { error in
+            "\(error)".contains("no service is listed as NamedBin named 'medium' (its names: fast (FastBin), slow (SlowBin))")
+        }
+        #expect {
             try container.child { $0.add((any NamedBin).self) { _ in Bin() } }
         } throws: { error in
             "\(error)".contains("is declared already, under names only (fast, slow); override one of them by name")
