@@ -60,15 +60,15 @@ enum BuildingContainer {
         return try await $task.withValue(binding, operation: body, isolation: isolation)
     }
 
-    /// The lineage of the async factory that runs in this task below the caller and waits for
-    /// it to return, with those below it; `nil` when there is none. A resolution started here
-    /// through a container, not the factory's context, has a path that cannot show a cycle
-    /// through that factory: a wait for its build is a cycle all the same (see
-    /// ``ResolutionState/enclosing``). Read when a top-level async resolution enters its first
-    /// build or wait, not on the way to an instance already kept.
-    static var waitingInThisTask: [ObjectIdentifier]? {
+    /// The resolution of the async factory that runs in this task below the caller and waits
+    /// for it to return; `nil` when there is none. A resolution started here through a
+    /// container, not the factory's context, has a path that cannot show a cycle through that
+    /// factory: a wait for its build, or a build of what its path builds, is a cycle all the
+    /// same (see ``ResolutionState/enclosing``). Read when a top-level async resolution enters
+    /// its first build or wait, not on the way to an instance already kept.
+    static var waitingInThisTask: ResolutionState? {
         guard let binding = task, let state = binding.state, let owner = binding.task,
               withUnsafeCurrentTask(body: { $0?.hashValue }) == owner else { return nil }
-        return state.lineage
+        return state
     }
 }

@@ -165,6 +165,7 @@ extension Container {
     private func enter(_ registration: Registration, from parent: ResolutionState) throws(ResolutionError) -> ResolutionState {
         // Property hooks are synchronous: an awaited resolve never comes back to an instance
         // whose hooks are running, so a registration met again here is a cycle.
+        parent.encloseIfUnenteredTop()
         if try checkCycle(registration, state: parent) != nil, let start = parent.position(of: registration) {
             throw cycleError(registration, from: start, state: parent)
         }

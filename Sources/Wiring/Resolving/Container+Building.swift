@@ -107,6 +107,9 @@ extension Container {
     /// show the cycle).
     @inline(never)
     private func waitCycle(_ registration: Registration, in slot: InstanceSlot, state: ResolutionState) -> ResolutionError {
+        if let (trail, start) = state.enclosedPosition(of: registration) {
+            return enclosedCycle(registration, from: start, trail: trail, state: state)
+        }
         let path = (state.steps + [registration.step]).map(\.description).joined(separator: " → ")
         let message = if let builder = slot.builder, state.waitsBelow(builder) {
             "circular dependency: \(path) is being built, on this thread or in this task, by a factory that waits for this resolve "
@@ -122,6 +125,9 @@ extension Container {
     /// property hooks are running (a `graph` or kept service: see ``metAgain(_:from:state:)``).
     func checkCycle(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any? {
         if let start = state.position(of: registration) { return try metAgain(registration, from: start, state: state) }
+        if _slowPath(state.enclosing != nil), let (trail, start) = state.enclosedPosition(of: registration) {
+            throw enclosedCycle(registration, from: start, trail: trail, state: state)
+        }
         if state.path.count >= ResolutionState.maxDepth {
             throw tooDeepError(registration, state: state, forItsStack: false)
         }
@@ -155,6 +161,21 @@ extension Container {
         return ResolutionError(
             .circularDependency,
             message: "circular dependency: " + cycle.map(\.description).joined(separator: " → "),
+            path: state.steps + [registration.step])
+    }
+
+    /// The error for `registration` met from position `start` on the path of the last of
+    /// `trail`, resolutions that wait for this one on its thread or in its task, the nearest
+    /// first: the cycle runs from there through the paths of the others and this one, each
+    /// started by a factory through a container.
+    @inline(never)
+    func enclosedCycle(_ registration: Registration, from start: Int, trail: [ResolutionState], state: ResolutionState) -> ResolutionError {
+        let cycle = trail[trail.count - 1].path.map(from: start) { $0.step } + trail.dropLast().reversed().flatMap(\.steps)
+            + state.steps + [registration.step]
+        return ResolutionError(
+            .circularDependency,
+            message: "circular dependency: " + cycle.map(\.description).joined(separator: " → ")
+                + " (through a resolve that a factory on it started through a container, not through its context)",
             path: state.steps + [registration.step])
     }
 

@@ -149,6 +149,7 @@ final class ResolutionState {
         building = parent?.building ?? -1
         timing = parent?.timing
         isFrozen = true
+        enclosing = parent?.enclosing
         if let parent, parent.isFrozen {
             frozenTop = parent.frozenTop ?? parent
         } else {
@@ -185,10 +186,16 @@ final class ResolutionState {
     func entering(_ entry: PathEntry) -> ResolutionState {
         guard isUnenteredTop else { return ResolutionState(frozenFrom: self, adding: entry, scope: scope) }
         isUnenteredTop = false
-        // Nothing else holds the top yet: an async factory of this task may wait below it.
-        if let waiting = BuildingContainer.waitingInThisTask { enclosing = waiting }
         path.push(entry)
         return self
+    }
+
+    /// For the first state of a top-level async resolution, before its first build or wait is
+    /// checked: notes the async factory of this task that waits below it, if any (see
+    /// ``enclosing``). Nothing else holds the top yet.
+    func encloseIfUnenteredTop() {
+        guard isUnenteredTop, enclosing == nil, let waiting = BuildingContainer.waitingInThisTask else { return }
+        enclosing = waiting
     }
 
     /// Runs `body` in a state of this thread's that continues the frozen state `frozen` (its
@@ -213,6 +220,7 @@ final class ResolutionState {
         state.inherited = frozen.path.count
         state.scope = frozen.scope
         state.parent = frozen
+        if state.enclosing == nil, let enclosing = frozen.enclosing { state.enclosing = enclosing }
         if let recorder = frozen.recorder {
             state.recorder = recorder
             state.building = frozen.building
@@ -239,28 +247,58 @@ final class ResolutionState {
         var next: ResolutionState? = self
         while let state = next {
             tokens.append(state.token)
-            if let enclosing = state.enclosing { tokens += enclosing }
             next = state.parent
         }
+        for below in enclosingStates { tokens += below.lineage }
         return tokens
+    }
+
+    /// The resolutions that wait below this one, or one it descends from, on their thread or in
+    /// their task (see ``enclosing``), each once (a fork copies its parent's).
+    private var enclosingStates: [ResolutionState] {
+        var found: [ResolutionState] = []
+        var next: ResolutionState? = self
+        while let state = next {
+            if let below = state.enclosing, !found.contains(where: { $0 === below }) { found.append(below) }
+            next = state.parent
+        }
+        return found
     }
 
     /// Whether the resolution `token` runs a factory below this one, or one it descends from,
     /// on their thread or in their task (see ``enclosing``).
     func waitsBelow(_ token: ObjectIdentifier) -> Bool {
-        var next: ResolutionState? = self
-        while let state = next {
-            if state.enclosing?.contains(token) == true { return true }
-            next = state.parent
+        enclosingStates.contains { $0.lineage.contains(token) }
+    }
+
+    /// Where `registration`'s factory runs, in a resolution below this one on this thread or in
+    /// this task (see ``enclosing``): building it here would start it again, and again, until
+    /// the stack runs out. The resolutions from the nearest below to the one it runs in, and its
+    /// position on that one's path; `nil` when it runs in none, or only as the instance whose
+    /// property hooks run there (which is not built again). Reads only paths that cannot change
+    /// meanwhile: this thread's, blocked below it, and frozen ones.
+    @inline(never)
+    func enclosedPosition(of registration: Registration) -> (trail: [ResolutionState], position: Int)? {
+        var pending = enclosingStates.map { [$0] }
+        var seen: [ObjectIdentifier] = []
+        while let trail = pending.popLast() {
+            let below = trail[trail.count - 1]
+            guard !seen.contains(below.token), below.isFrozen || below.owner == pthread_self() else { continue }
+            seen.append(below.token)
+            if let position = below.position(of: registration) {
+                if case .unique = registration.keeping { return (trail, position) }
+                if below.partialInstance(of: registration) == nil { return (trail, position) }
+            }
+            pending += below.enclosingStates.map { trail + [$0] }
         }
-        return false
+        return nil
     }
 
     /// Notes that the resolution `below` (held by its caller) runs a factory below this new
     /// one on this thread (see ``enclosing``).
     @inline(never)
     func enclose(_ below: UnsafeMutableRawPointer) {
-        enclosing = Unmanaged<ResolutionState>.fromOpaque(below)._withUnsafeGuaranteedRef { $0.lineage }
+        enclosing = Unmanaged<ResolutionState>.fromOpaque(below).takeUnretainedValue()
     }
 
     /// Whether this thread's stack has room for one more level (see ``StackGuard``).
@@ -276,7 +314,7 @@ final class ResolutionState {
     /// says why.
     @inline(__always)
     func mayEnter(_ registration: Registration) -> Bool {
-        path.count < Self.maxDepth && position(of: registration) == nil && hasStackRoom
+        path.count < Self.maxDepth && position(of: registration) == nil && enclosing == nil && hasStackRoom
     }
 
     var token: ObjectIdentifier { ObjectIdentifier(self) }
@@ -303,10 +341,11 @@ final class ResolutionState {
 
     /// For a resolution started while another one's factory runs below it on the same thread,
     /// or (for an async one) in the same task: a factory resolving through a container, not its
-    /// context. That resolution's ``lineage``: it waits for this one to return, so a wait of
-    /// this one is a wait of its too, and a wait for a build of its is a cycle (an error), not
-    /// a wait that never ends.
-    @exclusivity(unchecked) var enclosing: [ObjectIdentifier]? = nil
+    /// context. That resolution's state: it waits for this one to return, so a wait of this one
+    /// is a wait of its too, and a wait for a build of its, or a build of what its path builds,
+    /// is a cycle (an error), not a wait that never ends nor a stack that runs out
+    /// (``lineage``, ``enclosedPosition(of:)``). A fork takes its parent's.
+    @exclusivity(unchecked) var enclosing: ResolutionState? = nil
 
     /// Whether the resolution is over and a context kept past its factory still holds this
     /// state: from then on the state is never changed, and a resolve through that context

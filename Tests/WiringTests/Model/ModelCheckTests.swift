@@ -204,7 +204,7 @@ struct ModelCheckTests {
                 case .reference(let key, let name):
                     guard let referenced = program.service(key) else { return false }
                     if let name, !referenced.variants.contains(where: { $0.name == name }) { return false }
-                case .inCode(let key), .typed(let key):
+                case .inCode(let key), .throughContainer(let key), .typed(let key):
                     if !program.allKeys.contains(key) { return false }
                 case .autowired(let key):
                     if program.service(key) == nil { return false }

@@ -88,6 +88,7 @@ struct ModelGenerator {
             }
             if chance(15) { dependencies.append(.inCode(services[Int.random(in: 0..<count, using: &random)].key)) }
             if chance(15) { dependencies.append(.typed(services[Int.random(in: 0..<count, using: &random)].key)) }
+            if chance(8) { dependencies.append(.throughContainer(services[Int.random(in: 0..<count, using: &random)].key)) }
             let aliases = (0..<ModelProgram.aliasCount).filter { alias in services.contains { $0.aliases.contains(alias) } }
             if chance(12), !aliases.isEmpty { dependencies.append(.wrapped(alias: pick(aliases))) }
             // An autowired factory instead, of one later service (declared, so no cycle) that
@@ -103,7 +104,7 @@ struct ModelGenerator {
                 switch dependency {
                 case .reference(let key, _), .autowired(let key): reachesScoped[Int(key.dropFirst())!]
                 case .tagged(let tag): services.indices.contains { services[$0].tags.contains(tag) && reachesScoped[$0] }
-                case .inCode, .typed, .wrapped: false
+                case .inCode, .throughContainer, .typed, .wrapped: false
                 }
             }
             // A variant that keeps must not inherit a path to a scoped instance.
@@ -129,7 +130,7 @@ struct ModelGenerator {
                 switch dependency {
                 case .reference(let key, _), .autowired(let key): referenced.insert(key)
                 case .tagged(let tag): referenced.formUnion(services.filter { $0.tags.contains(tag) }.map(\.key))
-                case .inCode, .typed, .wrapped: break
+                case .inCode, .throughContainer, .typed, .wrapped: break
                 }
             }
         }
@@ -181,11 +182,16 @@ struct ModelGenerator {
     /// Makes some kept services without variants `eager`, each only when nothing it builds (it,
     /// and what it depends on, in the manifest or in code) is built by another eager one: a
     /// start builds them concurrently, and what they build is then the same in any order.
+    /// Nor when something it builds resolves through the container: a reload builds the new
+    /// container's eager services before it is the one in force, which such a factory captures.
     private mutating func markEager(_ services: inout [ModelProgram.Service]) {
         var claimed = Set<String>()
+        let throughContainer = Set(services.filter { service in
+            service.dependencies.contains { if case .throughContainer = $0 { true } else { false } }
+        }.map(\.key))
         for index in services.indices where services[index].scope.keeps && services[index].variants.isEmpty && chance(25) {
             let reached = Self.reach(of: services[index].key, in: services)
-            guard reached.isDisjoint(with: claimed) else { continue }
+            guard reached.isDisjoint(with: claimed), reached.isDisjoint(with: throughContainer) else { continue }
             claimed.formUnion(reached)
             services[index].eager = true
         }
@@ -200,7 +206,8 @@ struct ModelGenerator {
             if let hook = service.hook { pending.append(hook) }
             for dependency in service.dependencies + service.variants.flatMap({ $0.dependencies ?? [] }) {
                 switch dependency {
-                case .reference(let key, _), .inCode(let key), .typed(let key), .autowired(let key): pending.append(key)
+                case .reference(let key, _), .inCode(let key), .throughContainer(let key), .typed(let key), .autowired(let key):
+                    pending.append(key)
                 case .tagged(let tag): pending += services.filter { $0.tags.contains(tag) }.map(\.key)
                 case .wrapped(let alias): pending += services.filter { $0.aliases.contains(alias) }.prefix(1).map(\.key)
                 }
@@ -220,7 +227,7 @@ struct ModelGenerator {
         let inCode = program.services.contains { service in
             service.hook != nil || (service.dependencies + service.variants.flatMap { $0.dependencies ?? [] }).contains { dependency in
                 switch dependency {
-                case .inCode, .typed, .wrapped: true
+                case .inCode, .throughContainer, .typed, .wrapped: true
                 case .reference, .tagged, .autowired: false
                 }
             }

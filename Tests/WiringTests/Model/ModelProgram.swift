@@ -1,7 +1,8 @@
 /// A random program for the reference model check: a manifest (services with scopes, time to
 /// live, variants, aliases named and not, tags, decorators, `eager`, async factories, property
-/// hooks, runtime arguments, failing shutdown hooks, seeded services, configuration keys and
-/// references; a context in a block and an overlay file) and the operations run against it
+/// hooks, runtime arguments, failing shutdown hooks, seeded services, configuration keys,
+/// references, and factories that resolve through the container instead of their context; a
+/// context in a block and an overlay file) and the operations run against it
 /// (resolves by key, name, alias, type and tag, awaited or not, with arguments, from the
 /// container, a scope or a child, some from several tasks at once; `start()`; a clock moved on;
 /// resets of everything, a service or a scope; scopes made, seeded and ended; children and
@@ -24,12 +25,15 @@ struct ModelProgram: CustomStringConvertible {
     /// type in the factory's code (`r.resolve(S3.self)`), or the resolve of an alias by a
     /// property wrapper of what the factory builds (which joins the factory's resolution); or
     /// the parameter of an autowired factory (`registry.autowire`), resolved by type and seen
-    /// by the checks as a reference is.
+    /// by the checks as a reference is; or a resolve by key through the container in force,
+    /// which the factory captured, not through its context (a resolution of its own, which the
+    /// one below it waits for).
     enum Dependency: Equatable {
         case reference(String, name: String?)
         case autowired(String)
         case tagged(String)
         case inCode(String)
+        case throughContainer(String)
         case typed(String)
         case wrapped(alias: Int)
     }
@@ -240,13 +244,15 @@ struct ModelProgram: CustomStringConvertible {
 
     /// A factory's arguments: its label, its references, its tag and what it resolves in code.
     private static func arguments(label: String, _ dependencies: [Dependency], indent: String) -> String {
-        var references: [String] = [], code: [String] = [], typed: [String] = [], wrapped: [Int] = [], tag: String?
+        var references: [String] = [], code: [String] = [], container: [String] = [], typed: [String] = [], wrapped: [Int] = []
+        var tag: String?
         for dependency in dependencies {
             switch dependency {
             case .reference(let key, nil): references.append("!service \(key)")
             case .reference(let key, let name?): references.append("!service { service: \(key), name: \(name) }")
             case .tagged(let name): tag = name
             case .inCode(let key): code.append(key)
+            case .throughContainer(let key): container.append(key)
             case .typed(let key): typed.append(key)
             case .wrapped(let alias): wrapped.append(alias)
             case .autowired: break   // the factory's parameter, not an argument
@@ -256,6 +262,7 @@ struct ModelProgram: CustomStringConvertible {
         if !references.isEmpty { text += "\(indent)references: [\(references.joined(separator: ", "))]\n" }
         if let tag { text += "\(indent)tagged: !tagged \(tag)\n" }
         if !code.isEmpty { text += "\(indent)code: [\(code.joined(separator: ", "))]\n" }
+        if !container.isEmpty { text += "\(indent)container: [\(container.joined(separator: ", "))]\n" }
         if !typed.isEmpty { text += "\(indent)typed: [\(typed.joined(separator: ", "))]\n" }
         if !wrapped.isEmpty { text += "\(indent)wrapped: [\(wrapped.map(String.init).joined(separator: ", "))]\n" }
         return text

@@ -17,6 +17,7 @@ extension ModelRunner {
             observation.note("manifest refused: \("\(error)".contains("is implemented by both") ? "ambiguous" : "\(error)")")
             return observation
         }
+        journal.container.withLock { $0 = root.container }
         let concurrent = program.concurrentOperations
         var scopes: [ContainerScope] = []
         var children: [Container?] = []
@@ -173,6 +174,7 @@ extension ModelRunner {
                 observation.recordHooks("\(index)", journal.takeHooks(), concurrent: concurrent)
             case .reload:
                 let (applied, failure) = await root.reload()
+                journal.container.withLock { $0 = root.container }
                 observation.note("\(index): \(applied ? "reloaded" : "not reloaded")")
                 if let failure { note(failure, "\(index)", &observation) }
                 if applied { started = true }

@@ -4,8 +4,8 @@ import Foundation
 /// Runs a ``ModelProgram`` on the real ``Container`` and on the ``ReferenceModel``, each
 /// giving its ``Observation``. The real run goes through what apps call: resolves by key, by
 /// type (`container.resolve(S3.self)`, the one-step lane included) and by `implements` type,
-/// a factory's `r.resolve(S3.self)` and `r.resolve(key:)`, `start()`, `reset`, scopes,
-/// children and shutdown.
+/// a factory's `r.resolve(S3.self)` and `r.resolve(key:)` (and `container.resolve(key:)`
+/// through the container it captured), `start()`, `reset`, scopes, children and shutdown.
 enum ModelRunner {
     // MARK: - The real container
 
@@ -22,6 +22,8 @@ enum ModelRunner {
         let held = Locked<[ModelNode]>([])
         /// The operation running, and whether it builds concurrently.
         let operation = Locked((index: -1, concurrent: false))
+        /// The container in force, which factories that resolve through it capture.
+        let container = Locked<Container?>(nil)
         func built(_ node: ModelNode) {
             let (index, concurrent) = operation.withLock { $0 }
             node.operation = index
@@ -53,6 +55,12 @@ enum ModelRunner {
                     dependencies.append(try r.resolve(key: key) as! ModelNode)
                 }
             }
+            // Through the container, not the context: a resolution of its own.
+            if r.args["container"] != nil {
+                for key in try r.arg("container", as: [String].self) {
+                    dependencies.append(try journal.container.withLock { $0 }!.resolve(key: key) as! ModelNode)
+                }
+            }
             if r.args["typed"] != nil {
                 for key in try r.arg("typed", as: [String].self) {
                     dependencies.append(try resolveTyped(ModelNode.type(of: key), through: r))
@@ -79,6 +87,12 @@ enum ModelRunner {
             if r.args["code"] != nil {
                 for key in try r.arg("code", as: [String].self) {
                     dependencies.append(try await r.resolve(key: key) as! ModelNode)
+                }
+            }
+            if r.args["container"] != nil {
+                for key in try r.arg("container", as: [String].self) {
+                    let container = journal.container.withLock { $0 }!
+                    dependencies.append(try await container.resolve(key: key) as! ModelNode)
                 }
             }
             if r.args["typed"] != nil {

@@ -101,7 +101,7 @@ extension ReferenceModel {
                             if overrides.contains(member.key) { return true }
                             pending.append(member)
                         }
-                    case .inCode, .typed, .wrapped:
+                    case .inCode, .throughContainer, .typed, .wrapped:
                         break
                     }
                 }

@@ -153,6 +153,7 @@ final class ReferenceModel {
         ordered += written.filter { if case .reference = $0 { true } else { false } }
         ordered += written.filter { if case .tagged = $0 { true } else { false } }
         ordered += written.filter { if case .inCode = $0 { true } else { false } }
+        ordered += written.filter { if case .throughContainer = $0 { true } else { false } }
         ordered += written.filter { if case .typed = $0 { true } else { false } }
         ordered += written.filter { if case .wrapped = $0 { true } else { false } }
         return ordered
@@ -219,10 +220,42 @@ final class ReferenceModel {
     /// What one top-level resolve holds: its `graph` instances, the property hooks that wait for
     /// the factories running below their instance to return (with where each is kept once they
     /// ran), and the instances whose hooks run, which a resolve that comes back to them gets.
+    ///
+    /// A resolution started while a factory (or a hook) of another runs below it, which waits
+    /// for it (a child's share, resolved from its parent), has that one's path and resolution
+    /// in `enclosing`, and those of its own enclosing ones: building what runs there again is a
+    /// cycle.
     final class Resolution {
         var graph: [Registration: ModelNode] = [:]
         var waiting: [(registration: Registration, node: ModelNode, kept: ModelNode?, layers: [ModelNode])] = []
         var partial: [(registration: Registration, node: ModelNode)] = []
+        let enclosing: [(path: [Step], resolution: Resolution, world: World)]
+        init(enclosing: [(path: [Step], resolution: Resolution, world: World)] = []) { self.enclosing = enclosing }
+    }
+
+    /// Whether `registration`, as `world` declares it, is built in a resolution below
+    /// `resolution`: on its path as the same declaration (not a child's override of it when
+    /// `world` has none, nor another child's addition), and not as the instance whose hooks
+    /// run there (unless `unique`, which is built again).
+    func isBuiltBelow(_ registration: Registration, in world: World, resolution: Resolution) -> Bool {
+        let unique = scope(of: registration) == .unique
+        return resolution.enclosing.contains { below in
+            below.path.contains { $0.registration == registration }
+                && declaring(registration, in: below.world) === declaring(registration, in: world)
+                && (unique || !below.resolution.partial.contains { $0.registration == registration })
+        }
+    }
+
+    /// The container whose declaration of `registration` `world` builds: for an addition, the
+    /// child that adds it; else the nearest that overrides it; `nil` for the manifest's.
+    func declaring(_ registration: Registration, in world: World) -> World? {
+        if registration == Self.added { return adding(in: world) }
+        var next: World? = world
+        while let current = next, current.parent != nil {
+            if current.overrides.contains(registration.label) { return current }
+            next = current.parent
+        }
+        return nil
     }
 
     /// A registration on the path, and whether its factory is running there (not once it
@@ -236,7 +269,7 @@ final class ReferenceModel {
     /// A top-level resolve of `registration` in `world`, from `scope` when given, with `await`
     /// when `awaiting`.
     func resolve(_ registration: Registration, in world: World, scope: Scope?, awaiting: Bool = false,
-                 arguments: [ModelProgram.Argument] = []) throws(Failure) -> ModelNode {
+                 arguments: [ModelProgram.Argument] = [], below: Resolution = Resolution()) throws(Failure) -> ModelNode {
         // A scope of a container shut down resolves nothing; the container itself looks the
         // service up first.
         if scope != nil, world.isShutDown { throw Failure(kind: "shutDown", service: nil) }
@@ -244,7 +277,7 @@ final class ReferenceModel {
             throw Failure(kind: "unknownService", service: nil)
         }
         if world.isShutDown { throw Failure(kind: "shutDown", service: nil) }
-        return try build(registration, in: world, scope: scope, resolution: Resolution(), path: [], awaiting: awaiting, arguments: arguments)
+        return try build(registration, in: world, scope: scope, resolution: below, path: [], awaiting: awaiting, arguments: arguments)
     }
 
     /// The key a registration's property hook resolves, if it has one (a child's override has none).
@@ -282,7 +315,8 @@ final class ReferenceModel {
         // that parent's own.
         let change = self.change(of: registration, in: world)
         if case .share(let parent)? = change {
-            return try resolve(registration, in: parent, scope: nil, awaiting: awaiting, arguments: arguments)
+            return try resolve(registration, in: parent, scope: nil, awaiting: awaiting, arguments: arguments,
+                               below: Resolution(enclosing: resolution.enclosing + [(path, resolution, world)]))
         }
         switch scopeKind {
         case .singleton, .cached, .shared, .session:
@@ -301,6 +335,10 @@ final class ReferenceModel {
             if let built = resolution.graph[registration] { return built }
         case .unique:
             break
+        }
+        // Built below, in a resolution that waits for this one: a cycle.
+        if isBuiltBelow(registration, in: world, resolution: resolution) {
+            throw Failure(kind: "circularDependency", service: registration.label)
         }
         // Built in this resolution and not kept yet: its hooks run or wait.
         if scopeKind.keeps || scopeKind == .scoped {
@@ -334,6 +372,14 @@ final class ReferenceModel {
                     for member in tagged(tag) { built.append(try resolved(member, awaiting: isAsync)) }
                 case .inCode(let key), .typed(let key), .autowired(let key):
                     built.append(try resolved(Registration(key: key, name: nil), awaiting: isAsync))
+                case .throughContainer(let key):
+                    // A resolution of its own, from the container in force, which this one waits
+                    // for. An async factory's awaited resolve of a synchronous service runs on the
+                    // synchronous engine, which does not know the task's factory waits for it:
+                    // what it meets of that resolution is async, which it could not build anyway.
+                    let synchronousBelowAsync = isAsync && program.service(key).map { !$0.isAsync } ?? false
+                    let below = Resolution(enclosing: synchronousBelowAsync ? [] : resolution.enclosing + [(onPath, resolution, world)])
+                    built.append(try resolve(Registration(key: key, name: nil), in: root, scope: nil, awaiting: isAsync, below: below))
                 case .wrapped(let alias):
                     // A wrapper of the instance being built joins its resolution.
                     guard let implementing = self.registration(implementing: alias) else { throw unimplemented(alias) }

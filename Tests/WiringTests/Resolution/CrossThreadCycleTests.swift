@@ -45,13 +45,16 @@ struct CrossThreadCycleTests {
         #expect(output.status == 0, "a deadlock, or a crash: \(output.stderr)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
         try #require(lines.count == 5, "\(output.stdout)")
-        let onThisThread = " is being built, on this thread or in this task, by a factory that waits for this resolve "
-            + "(it resolved through a container, not through its context, so the cycle's path starts here)"
-        #expect(lines[0].hasPrefix("self: circular dependency: ProbeSelf (") && lines[0].hasSuffix(onThisThread), "\(lines[0])")
-        #expect(lines[1].hasPrefix("unique: circular dependency: ProbeSpoke (") && lines[1].contains(") → ProbeHub (")
-                && lines[1].hasSuffix(onThisThread), "\(lines[1])")
-        #expect(lines[2].hasPrefix("pair: circular dependency: ProbeChild (") && lines[2].contains(") → ProbeParent (")
-                && lines[2].hasSuffix(onThisThread), "\(lines[2])")
+        // The whole cycle, from the build below that the resolve through the container met again.
+        let throughTheContainer = " (through a resolve that a factory on it started through a container, not through its context)"
+        func cycle(_ line: String, _ label: String, _ services: [String]) -> Bool {
+            line.hasPrefix("\(label): circular dependency: \(services[0]) (") && line.hasSuffix(throughTheContainer)
+                && services.dropFirst().allSatisfy { line.contains(") → \($0) (") }
+                && line.components(separatedBy: " → ").count == services.count
+        }
+        #expect(cycle(lines[0], "self", ["ProbeSelf", "ProbeSelf"]), "\(lines[0])")
+        #expect(cycle(lines[1], "unique", ["ProbeHub", "ProbeSpoke", "ProbeHub"]), "\(lines[1])")
+        #expect(cycle(lines[2], "pair", ["ProbeParent", "ProbeChild", "ProbeParent"]), "\(lines[2])")
         #expect(lines[3].hasPrefix("parent thread: circular dependency") && lines[4].hasPrefix("child thread: circular dependency"), "\(lines)")
         #expect(output.stderr.isEmpty, "\(output.stderr)")
     }
@@ -95,13 +98,54 @@ struct CrossThreadCycleTests {
         ])
         try #require(!outcomes.contains { $0 is CancellationError }, "a resolution was still waiting: a deadlock")
         let messages = outcomes.map { ($0 as? ResolutionError)?.message ?? "\(String(describing: $0))" }
-        #expect(messages[0].hasPrefix("circular dependency: CycleSibling ("), "\(messages[0])")
-        #expect(messages[1].hasPrefix("circular dependency: CycleChild (") && messages[1].contains(") → CycleParent ("), "\(messages[1])")
-        #expect(messages.allSatisfy { $0.contains(" is being built, on this thread or in this task, by a factory that waits for this resolve ") })
+        #expect(messages[0].hasPrefix("circular dependency: CycleSibling (") && messages[0].components(separatedBy: " → ").count == 2,
+                "\(messages[0])")
+        #expect(messages[1].hasPrefix("circular dependency: CycleParent (") && messages[1].contains(") → CycleChild (")
+                && messages[1].components(separatedBy: " → ").count == 3, "\(messages[1])")
+        #expect(messages.allSatisfy { $0.hasSuffix(" (through a resolve that a factory on it started through a container, not through its context)") })
 
         let logged = try await container.resolve(CycleParent.self, name: "logged")
         let task = try #require(started.withLock { $0 })
         #expect(try await task.value === logged)
+    }
+
+    /// A `unique` or `graph` service whose factory resolves it again through the container, not
+    /// its context: each such resolve builds another one, whose factory does the same. The
+    /// second build is the cycle's error, sync or awaited, not a stack (or, awaited, memory)
+    /// that runs out: the synchronous one said the resolution was "too deep for this thread's
+    /// stack (0 services)" and asked about named variants or arguments.
+    @Test(arguments: ["unique", "graph"])
+    func aServiceBuiltAgainThroughTheContainerIsACycle(scope: String) async throws {
+        final class Holder: @unchecked Sendable { var container: Container? }
+        let holder = Holder()
+        let registry = FactoryRegistry()
+        registry.factory("again") { _ in
+            _ = try holder.container!.resolve(CycleSibling.self)
+            return CycleSibling()
+        }
+        registry.factory("awaited") { _ in CycleChild(parent: try await holder.container!.resolve(CycleParent.self)) }
+        registry.factory("parent") { _ in
+            let parent = CycleParent()
+            parent.child = try await holder.container!.resolve(CycleChild.self)
+            return parent
+        }
+        let container = try TypedFactoryFormsTests.container("""
+            services:
+              CycleSibling: { factory: again, scope: \(scope) }
+              CycleParent: { factory: parent, scope: \(scope) }
+              CycleChild: { factory: awaited, scope: \(scope) }
+            """, registry)
+        holder.container = container
+        let suffix = " (through a resolve that a factory on it started through a container, not through its context)"
+        let again = #expect(throws: ResolutionError.self) { try container.resolve(CycleSibling.self) }
+        #expect(again?.message.hasPrefix("circular dependency: CycleSibling (") == true && again?.message.hasSuffix(suffix) == true,
+                "\(String(describing: again))")
+        #expect(again?.message.components(separatedBy: " → ").count == 2)
+        let outcomes = await Self.finishing([{ _ = try await container.resolve(CycleParent.self) }])
+        let awaited = try #require(outcomes[0] as? ResolutionError, "\(String(describing: outcomes[0]))")
+        #expect(awaited.message.hasPrefix("circular dependency: CycleParent (") && awaited.message.contains(") → CycleChild (")
+                && awaited.message.hasSuffix(suffix), "\(awaited.message)")
+        #expect(awaited.message.components(separatedBy: " → ").count == 3)
     }
 
     /// The same through async factories, in two tasks. A deadlock here ends: the tasks still
