@@ -110,14 +110,22 @@ extension Container {
         if let (trail, start) = state.enclosedPosition(of: registration) {
             return enclosedCycle(registration, from: start, trail: trail, state: state)
         }
-        let path = (state.steps + [registration.step]).map(\.description).joined(separator: " → ")
+        let steps = Self.steps(to: registration, in: state)
+        let path = steps.map(\.description).joined(separator: " → ")
         let message = if let builder = slot.builder, state.waitsBelow(builder) {
             "circular dependency: \(path) is being built, on this thread or in this task, by a factory that waits for this resolve "
                 + "(it resolved through a container, not through its context, so the cycle's path starts here)"
         } else {
             "circular dependency across threads: \(path) is being built by a resolution that waits for this one"
         }
-        return ResolutionError(.circularDependency, message: message, path: state.steps + [registration.step])
+        return ResolutionError(.circularDependency, message: message, path: steps)
+    }
+
+    /// The path of `state` to `registration`: an awaited build waits in a state whose path
+    /// ends with it already.
+    private static func steps(to registration: Registration, in state: ResolutionState) -> [ResolutionError.Step] {
+        if let last = state.path.last, last.registration === registration, last.decorator < 0 { return state.steps }
+        return state.steps + [registration.step]
     }
 
     /// Throws when `registration` is on the path already (a cycle) or the path is too deep;
@@ -125,9 +133,7 @@ extension Container {
     /// property hooks are running (a `graph` or kept service: see ``metAgain(_:from:state:)``).
     func checkCycle(_ registration: Registration, state: ResolutionState) throws(ResolutionError) -> Any? {
         if let start = state.position(of: registration) { return try metAgain(registration, from: start, state: state) }
-        if _slowPath(state.enclosing != nil), let (trail, start) = state.enclosedPosition(of: registration) {
-            throw enclosedCycle(registration, from: start, trail: trail, state: state)
-        }
+        if _slowPath(state.enclosing != nil) { try checkEnclosed(registration, state: state) }
         if state.path.count >= ResolutionState.maxDepth {
             throw tooDeepError(registration, state: state, forItsStack: false)
         }
@@ -164,19 +170,37 @@ extension Container {
             path: state.steps + [registration.step])
     }
 
+    /// For the first build of a resolution that a factory started through a container: throws
+    /// when it is a `unique` or `graph` service on the path of a resolution below, which waits
+    /// for this one. Building it would start the same resolution again, and again, until the
+    /// stack (or, awaited, memory) ran out. Checked only there, not at each level: every such
+    /// cycle goes through a resolution started through a container, so its first build meets
+    /// one below it again within one more turn, and the builds of dependencies pay nothing. A
+    /// kept service needs no check: its slot, being built below, is waited for, and the wait
+    /// is the cycle's error (``waitCycle(_:in:state:)``).
+    @inline(never)
+    func checkEnclosed(_ registration: Registration, state: ResolutionState) throws(ResolutionError) {
+        switch registration.keeping {
+        case .unique, .graph: break
+        case .kept, .scoped: return
+        }
+        guard state.path.isEmpty, let (trail, start) = state.enclosedPosition(of: registration) else { return }
+        throw enclosedCycle(registration, from: start, trail: trail, state: state)
+    }
+
     /// The error for `registration` met from position `start` on the path of the last of
     /// `trail`, resolutions that wait for this one on its thread or in its task, the nearest
     /// first: the cycle runs from there through the paths of the others and this one, each
     /// started by a factory through a container.
     @inline(never)
     func enclosedCycle(_ registration: Registration, from start: Int, trail: [ResolutionState], state: ResolutionState) -> ResolutionError {
-        let cycle = trail[trail.count - 1].path.map(from: start) { $0.step } + trail.dropLast().reversed().flatMap(\.steps)
-            + state.steps + [registration.step]
+        let steps = Self.steps(to: registration, in: state)
+        let cycle = trail[trail.count - 1].path.map(from: start) { $0.step } + trail.dropLast().reversed().flatMap(\.steps) + steps
         return ResolutionError(
             .circularDependency,
             message: "circular dependency: " + cycle.map(\.description).joined(separator: " → ")
                 + " (through a resolve that a factory on it started through a container, not through its context)",
-            path: state.steps + [registration.step])
+            path: steps)
     }
 
     /// The error for a path as deep as the container allows, or as the thread's stack does.

@@ -15,7 +15,9 @@ extension Container {
     func resolveInOneStep(_ registration: Registration) throws(ResolutionError) -> Any {
         try checkOpen(registration)
         return try ResolutionState.withTopLevel(of: self) { state throws(ResolutionError) in
-            try produceNested(registration, state: state)
+            // Started by a factory through the container: see ``checkEnclosed(_:state:)``.
+            if _slowPath(state.enclosing != nil) { try checkEnclosed(registration, state: state) }
+            return try produceNested(registration, state: state)
         }
     }
 }

@@ -149,7 +149,6 @@ final class ResolutionState {
         building = parent?.building ?? -1
         timing = parent?.timing
         isFrozen = true
-        enclosing = parent?.enclosing
         if let parent, parent.isFrozen {
             frozenTop = parent.frozenTop ?? parent
         } else {
@@ -220,7 +219,6 @@ final class ResolutionState {
         state.inherited = frozen.path.count
         state.scope = frozen.scope
         state.parent = frozen
-        if state.enclosing == nil, let enclosing = frozen.enclosing { state.enclosing = enclosing }
         if let recorder = frozen.recorder {
             state.recorder = recorder
             state.building = frozen.building
@@ -254,12 +252,12 @@ final class ResolutionState {
     }
 
     /// The resolutions that wait below this one, or one it descends from, on their thread or in
-    /// their task (see ``enclosing``), each once (a fork copies its parent's).
+    /// their task (see ``enclosing``).
     private var enclosingStates: [ResolutionState] {
         var found: [ResolutionState] = []
         var next: ResolutionState? = self
         while let state = next {
-            if let below = state.enclosing, !found.contains(where: { $0 === below }) { found.append(below) }
+            if let below = state.enclosing { found.append(below) }
             next = state.parent
         }
         return found
@@ -271,12 +269,10 @@ final class ResolutionState {
         enclosingStates.contains { $0.lineage.contains(token) }
     }
 
-    /// Where `registration`'s factory runs, in a resolution below this one on this thread or in
-    /// this task (see ``enclosing``): building it here would start it again, and again, until
-    /// the stack runs out. The resolutions from the nearest below to the one it runs in, and its
-    /// position on that one's path; `nil` when it runs in none, or only as the instance whose
-    /// property hooks run there (which is not built again). Reads only paths that cannot change
-    /// meanwhile: this thread's, blocked below it, and frozen ones.
+    /// Where `registration` is on the path of a resolution below this one on this thread or in
+    /// this task (see ``enclosing``): the resolutions from the nearest below to the one whose
+    /// path has it, and its position there; `nil` when none has it. Reads only paths that
+    /// cannot change meanwhile: this thread's, blocked below it, and frozen ones.
     @inline(never)
     func enclosedPosition(of registration: Registration) -> (trail: [ResolutionState], position: Int)? {
         var pending = enclosingStates.map { [$0] }
@@ -285,10 +281,7 @@ final class ResolutionState {
             let below = trail[trail.count - 1]
             guard !seen.contains(below.token), below.isFrozen || below.owner == pthread_self() else { continue }
             seen.append(below.token)
-            if let position = below.position(of: registration) {
-                if case .unique = registration.keeping { return (trail, position) }
-                if below.partialInstance(of: registration) == nil { return (trail, position) }
-            }
+            if let position = below.position(of: registration) { return (trail, position) }
             pending += below.enclosingStates.map { trail + [$0] }
         }
         return nil
@@ -314,7 +307,7 @@ final class ResolutionState {
     /// says why.
     @inline(__always)
     func mayEnter(_ registration: Registration) -> Bool {
-        path.count < Self.maxDepth && position(of: registration) == nil && enclosing == nil && hasStackRoom
+        path.count < Self.maxDepth && position(of: registration) == nil && hasStackRoom
     }
 
     var token: ObjectIdentifier { ObjectIdentifier(self) }
@@ -344,7 +337,8 @@ final class ResolutionState {
     /// context. That resolution's state: it waits for this one to return, so a wait of this one
     /// is a wait of its too, and a wait for a build of its, or a build of what its path builds,
     /// is a cycle (an error), not a wait that never ends nor a stack that runs out
-    /// (``lineage``, ``enclosedPosition(of:)``). A fork takes its parent's.
+    /// (``lineage``, ``enclosedPosition(of:)``). Set on the first state of the resolution; the
+    /// states below it find it through their parents.
     @exclusivity(unchecked) var enclosing: ResolutionState? = nil
 
     /// Whether the resolution is over and a context kept past its factory still holds this

@@ -233,17 +233,16 @@ final class ReferenceModel {
         init(enclosing: [(path: [Step], resolution: Resolution, world: World)] = []) { self.enclosing = enclosing }
     }
 
-    /// Whether `registration`, as `world` declares it, is built in a resolution below
-    /// `resolution`: on its path as the same declaration (not a child's override of it when
-    /// `world` has none, nor another child's addition), and not as the instance whose hooks
-    /// run there (unless `unique`, which is built again).
-    func isBuiltBelow(_ registration: Registration, in world: World, resolution: Resolution) -> Bool {
-        let unique = scope(of: registration) == .unique
-        return resolution.enclosing.contains { below in
-            below.path.contains { $0.registration == registration }
-                && declaring(registration, in: below.world) === declaring(registration, in: world)
-                && (unique || !below.resolution.partial.contains { $0.registration == registration })
-        }
+    /// The resolution below `resolution` that builds `registration`, as `world` declares it:
+    /// on its path as the same declaration (not a child's override of it when `world` has
+    /// none, nor another child's addition), or, with `kept`, as the instance `world` keeps
+    /// (not a child's own), its path or its instances whose hooks wait.
+    func builtBelow(_ registration: Registration, in world: World, resolution: Resolution, kept: Bool = false) -> Resolution? {
+        resolution.enclosing.first { below in
+            (kept ? below.world === world : declaring(registration, in: below.world) === declaring(registration, in: world))
+                && (below.path.contains { $0.registration == registration }
+                    || kept && below.resolution.waiting.contains { $0.registration == registration })
+        }?.resolution
     }
 
     /// The container whose declaration of `registration` `world` builds: for an addition, the
@@ -336,8 +335,10 @@ final class ReferenceModel {
         case .unique:
             break
         }
-        // Built below, in a resolution that waits for this one: a cycle.
-        if isBuiltBelow(registration, in: world, resolution: resolution) {
+        // Built below, in a resolution that waits for this one: a cycle. A `unique` or `graph`
+        // one is met as the first build of a resolution started through the container (one turn
+        // later, when met first deeper down).
+        if scopeKind == .unique || scopeKind == .graph, path.isEmpty, builtBelow(registration, in: world, resolution: resolution) != nil {
             throw Failure(kind: "circularDependency", service: registration.label)
         }
         // Built in this resolution and not kept yet: its hooks run or wait.
@@ -348,6 +349,12 @@ final class ReferenceModel {
         // A child's override is its own synchronous factory.
         let isAsync: Bool = if case .override? = change { false } else { service.isAsync }
         if isAsync, !awaiting { throw Failure(kind: "awaitRequired", service: registration.label) }
+        // A kept one, at any level: its instance is being built below, and is handed over
+        // while its hooks run.
+        if scopeKind != .unique, scopeKind != .graph, let below = builtBelow(registration, in: world, resolution: resolution, kept: true) {
+            if let partial = below.partial.last(where: { $0.registration == registration }) { return partial.node }
+            throw Failure(kind: "circularDependency", service: registration.label)
+        }
         var node: ModelNode
         if case .override? = change {
             node = ModelNode(label: "override:\(registration.label)", dependencies: [])
