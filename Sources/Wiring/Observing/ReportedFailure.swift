@@ -88,7 +88,8 @@ public struct ReportedFailure: Sendable, Codable, Hashable, CustomStringConverti
         switch kind {
         case .unknownService(let name): "no service is declared for '\(name)'"
         case .unknownName("", let service): "'\(service)' resolves only by name"
-        case .unknownName(let name, let service): "service '\(service)' has no variant named '\(name)'"
+        // `service` is a service's key or a type that several services list under names.
+        case .unknownName(let name, let service): "nothing is named '\(name)' for '\(service)'"
         case .typeMismatch(let produced, let expected): "the factory built a \(produced), not a \(expected)"
         case .argument: "a runtime argument is missing or of another type"
         case .staticArgument: "its arguments cannot be read"

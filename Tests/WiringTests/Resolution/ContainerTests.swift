@@ -165,6 +165,8 @@ struct ContainerTests {
             try container.resolve(key: "NamedBin", name: "medium")
         } throws: { error in
             "\(error)" == "no service is listed as NamedBin named 'medium' (its names: fast (FastBin), slow (SlowBin))"
+                // What a snapshot or a reload's report says of it: not "service 'NamedBin'", a type.
+                && ReportedFailure.summary(of: (error as! ResolutionError).kind) == "nothing is named 'medium' for 'NamedBin'"
         }
         do {
             _ = try container.resolve((any NamedBin).self)
