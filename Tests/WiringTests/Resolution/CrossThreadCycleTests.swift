@@ -113,13 +113,15 @@ struct CrossThreadCycleTests {
     /// its context: each such resolve builds another one, whose factory does the same. The
     /// second build is the cycle's error, sync or awaited, not a stack (or, awaited, memory)
     /// that runs out: the synchronous one said the resolution was "too deep for this thread's
-    /// stack (0 services)" and asked about named variants or arguments.
+    /// stack (0 services)" and asked about named variants or arguments. The factory runs once.
     @Test(arguments: ["unique", "graph"])
     func aServiceBuiltAgainThroughTheContainerIsACycle(scope: String) async throws {
         final class Holder: @unchecked Sendable { var container: Container? }
         let holder = Holder()
+        let runs = Locked(0)
         let registry = FactoryRegistry()
         registry.factory("again") { _ in
+            runs.withLock { $0 += 1 }
             _ = try holder.container!.resolve(CycleSibling.self)
             return CycleSibling()
         }
@@ -141,6 +143,9 @@ struct CrossThreadCycleTests {
         #expect(again?.message.hasPrefix("circular dependency: CycleSibling (") == true && again?.message.hasSuffix(suffix) == true,
                 "\(String(describing: again))")
         #expect(again?.message.components(separatedBy: " → ").count == 2)
+        // Met as the second resolution began, not once the stack ran out (the one-step lane of a
+        // plain `unique` service resolved by type included).
+        #expect(runs.withLock { $0 } == 1)
         let outcomes = await Self.finishing([{ _ = try await container.resolve(CycleParent.self) }])
         let awaited = try #require(outcomes[0] as? ResolutionError, "\(String(describing: outcomes[0]))")
         #expect(awaited.message.hasPrefix("circular dependency: CycleParent (") && awaited.message.contains(") → CycleChild (")
