@@ -7,6 +7,10 @@ import Testing
 /// built), never a deadlock. The factories meet before resolving each other's service, so that
 /// both builds are under way when the waits begin, on every run. The threads' cases run in
 /// ContextProbe (Tests/ContextProbe/CrossThreadCycles.swift).
+/// Two services whose factories resolve each other through the container.
+final class RoundA: Sendable {}
+final class RoundB: Sendable {}
+
 @Suite("Cycles across threads and tasks")
 struct CrossThreadCycleTests {
     /// Two threads, each resolving one end of a cycle through factories: both fail with the
@@ -125,6 +129,14 @@ struct CrossThreadCycleTests {
             _ = try holder.container!.resolve(CycleSibling.self)
             return CycleSibling()
         }
+        registry.factory("round-a") { _ in
+            _ = try holder.container!.resolve(RoundB.self)
+            return RoundA()
+        }
+        registry.factory("round-b") { _ in
+            _ = try holder.container!.resolve(RoundA.self)
+            return RoundB()
+        }
         registry.factory("awaited") { _ in CycleChild(parent: try await holder.container!.resolve(CycleParent.self)) }
         registry.factory("parent") { _ in
             let parent = CycleParent()
@@ -134,6 +146,8 @@ struct CrossThreadCycleTests {
         let container = try TypedFactoryFormsTests.container("""
             services:
               CycleSibling: { factory: again, scope: \(scope) }
+              RoundA: { factory: round-a, scope: \(scope) }
+              RoundB: { factory: round-b, scope: \(scope) }
               CycleParent: { factory: parent, scope: \(scope) }
               CycleChild: { factory: awaited, scope: \(scope) }
             """, registry)
@@ -146,6 +160,11 @@ struct CrossThreadCycleTests {
         // Met as the second resolution began, not once the stack ran out (the one-step lane of a
         // plain `unique` service resolved by type included).
         #expect(runs.withLock { $0 } == 1)
+        // Through two resolutions started so: the first build of the third meets the first's.
+        let round = #expect(throws: ResolutionError.self) { try container.resolve(RoundA.self) }
+        #expect(round?.message.hasPrefix("circular dependency: RoundA (") == true && round?.message.contains(") → RoundB (") == true
+                && round?.message.hasSuffix(suffix) == true, "\(String(describing: round))")
+        #expect(round?.message.components(separatedBy: " → ").count == 3)
         let outcomes = await Self.finishing([{ _ = try await container.resolve(CycleParent.self) }])
         let awaited = try #require(outcomes[0] as? ResolutionError, "\(String(describing: outcomes[0]))")
         #expect(awaited.message.hasPrefix("circular dependency: CycleParent (") && awaited.message.contains(") → CycleChild (")
