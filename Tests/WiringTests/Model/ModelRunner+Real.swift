@@ -18,6 +18,9 @@ extension ModelRunner {
             return observation
         }
         journal.container.withLock { $0 = root.container }
+        // The factories hold the journal, and the container holds the factories: dropped with
+        // the program, so that the container and what it keeps are released.
+        defer { journal.container.withLock { $0 = nil } }
         let concurrent = program.concurrentOperations
         var scopes: [ContainerScope] = []
         var children: [Container?] = []
