@@ -20,7 +20,9 @@
 /// child tasks (`async let`, task groups). A factory may also keep it to resolve later, from any
 /// thread or task: once its resolution is over, a resolve through the kept context continues
 /// that resolution (its `graph` instances); from another thread while the resolution is still
-/// under way, it is a resolution of its own (see <doc:Concurrency>).
+/// under way, it is a resolution of its own (see <doc:Concurrency>). A kept context keeps its
+/// container alive: a kept instance (`singleton`, `cached`) that holds its context keeps the
+/// container that holds it until ``Container/shutdown()``.
 public struct FactoryContext: @unchecked Sendable {
     /// The container, not counted, so that a context has one counted field (see ``Holder``):
     /// while the resolution runs, its caller holds the container, and once it is over, a

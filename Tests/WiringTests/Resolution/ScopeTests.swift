@@ -31,11 +31,11 @@ struct ScopeTests {
 
     /// A container whose `Later` keeps its factory's context, to resolve a graph service after
     /// the resolution that built it is over.
-    static func laterContainer() throws -> Container {
+    static func laterContainer(scope: String = "unique") throws -> Container {
         let text = """
             wiring: 1
             services:
-              Later: { factory: later, scope: unique }
+              Later: { factory: later, scope: \(scope) }
               RequestContext: { factory: request-context, scope: graph }
             """
         let registry = FactoryRegistry()
@@ -72,6 +72,23 @@ struct ScopeTests {
         let again = try #require(later).make()
         #expect(first === again)
         later = nil
+        #expect(released == nil)
+    }
+
+    @Test func aKeptInstanceThatKeepsItsContextKeepsItsContainerUntilShutdown() async throws {
+        // A singleton that keeps its context holds the container that holds it: the container
+        // outlives its caller's reference, until shutdown drops the instances it keeps.
+        weak var released: Container?
+        weak var kept: Later?
+        do {
+            let container = try Self.laterContainer(scope: "singleton")
+            released = container
+            kept = try await container.resolve(Later.self)
+        }
+        #expect(released != nil)
+        #expect(kept != nil)
+        try await #require(released).shutdown()
+        #expect(kept == nil)
         #expect(released == nil)
     }
 
