@@ -12,6 +12,13 @@ final class TracedUserSession: UserSession, @unchecked Sendable {
     init(inner: UserSession) { self.inner = inner }
 }
 
+final class HookedGraph: Sendable {}
+final class HookedSession: @unchecked Sendable {
+    let early: HookedGraph
+    var late: HookedGraph?
+    init(early: HookedGraph) { self.early = early }
+}
+
 @Suite("Property injection after construction")
 struct PropertyInjectionTests {
     @Test func hooksRunAfterTheFactoryBeforeDecoratorsInTheSameResolution() throws {
@@ -56,5 +63,24 @@ struct PropertyInjectionTests {
         let error = await #expect(throws: ResolutionError.self) { try await container.resolve(UserSession.self) }
         #expect(error?.message.hasPrefix("no service is declared for 'UserSessionDelegate'") == true)
         #expect(error?.path.map(\.service) == ["UserSession"])
+    }
+
+    @Test func aHookOfASynchronousServiceAnAwaitedResolveBuildsJoinsItsResolution() async throws {
+        // An awaited resolve builds a synchronous service in a state of the thread's that
+        // continues the task's; the service's hook resolves in that state too, as its factory
+        // did: the same `graph` instance, not one of another resolution.
+        let registry = FactoryRegistry()
+        registry.factory("session") { r in HookedSession(early: try r.resolve(HookedGraph.self)) }
+            .resolvingProperties { r, session in session.late = try r.resolve(HookedGraph.self) }
+        registry.factory("graph") { _ in HookedGraph() }
+        let container = try AsyncFixture.container("""
+            services:
+              HookedSession: { factory: session, scope: unique }
+              HookedGraph: { factory: graph, scope: graph }
+            """, registry: registry)
+        let awaited = try await container.resolve(HookedSession.self)
+        #expect(awaited.late === awaited.early)
+        let synchronous = try container.resolveSynchronously(HookedSession.self)
+        #expect(synchronous.late === synchronous.early)
     }
 }
