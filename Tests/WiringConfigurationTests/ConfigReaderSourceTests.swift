@@ -5,6 +5,16 @@ import Testing
 import Wiring
 import WiringConfiguration
 
+/// The folder this process writes its manifests in, removed when the process exits.
+private let configurationScratch: URL = {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-configuration-\(UUID())")
+    atexit {
+        // Best effort at exit: a folder left behind in the temporary directory harms nothing.
+        try? FileManager.default.removeItem(at: configurationScratch)
+    }
+    return folder
+}()
+
 /// A container built over a swift-configuration reader, as a server's code builds one.
 @Suite("Container(…, configuration:)")
 struct ConfigReaderSourceTests {
@@ -22,7 +32,7 @@ struct ConfigReaderSourceTests {
 
     /// A manifest written to a folder of its own; its path.
     func manifest(_ text: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-configuration-\(UUID())")
+        let folder = configurationScratch.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("services.yaml").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)

@@ -38,6 +38,8 @@ struct ContainerServiceTests {
               Pool: { factory: pool, scope: singleton }
               Store: { factory: store, scope: singleton, eager: true }
             """.write(toFile: path, atomically: true, encoding: .utf8)
+        // Read when the container is made: the folder goes right after.
+        defer { try? FileManager.default.removeItem(at: folder) }
         return try Container(manifest: path, registry: registry, contexts: .none, options: .init(environment: [:]))
     }
 

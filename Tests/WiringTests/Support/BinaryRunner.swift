@@ -27,7 +27,9 @@ enum BinaryRunner {
     /// holding the output pipes open, and under ThreadSanitizer it never finishes. Sanitizer
     /// options given to the tests (`ASAN_OPTIONS`, …) reach the children too, since the
     /// children are built with the same sanitizer, and so does `LLVM_PROFILE_FILE`, so that a
-    /// coverage run (`--enable-code-coverage`) counts what the children ran.
+    /// coverage run (`--enable-code-coverage`) counts what the children ran. A child's temporary
+    /// directory (`TMPDIR`) is a folder of this process's, removed when it exits: a child that
+    /// stops on purpose cannot remove its own files.
     /// A child still running after `timeout` is stopped, and the output says so: a test of
     /// something that must not hang fails instead of hanging.
     static func run(
@@ -38,7 +40,7 @@ enum BinaryRunner {
         }
         return try run(executable: folder.appendingPathComponent(name), arguments, in: TestSupport.packageRoot,
                        environment: environment
-                           .merging(["SWIFT_BACKTRACE": "enable=no"]) { given, _ in given }
+                           .merging(["SWIFT_BACKTRACE": "enable=no", "TMPDIR": try TestSupport.temporaryFolder().path]) { given, _ in given }
                            .merging(passedOn) { given, _ in given },
                        timeout: timeout)
     }

@@ -12,8 +12,7 @@ public struct EditedConfig: Sendable {
     public let column: Int
 
     public init(replacing original: String, with replacement: String) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-config-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try FileManager.default.temporaryFolder("notes-config")
         for file in try FileManager.default.contentsOfDirectory(atPath: Notes.defaultConfig) {
             try FileManager.default.copyItem(atPath: Notes.defaultConfig + "/" + file,
                                              toPath: folder.appendingPathComponent(file).path)

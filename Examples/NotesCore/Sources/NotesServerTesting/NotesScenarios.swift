@@ -88,7 +88,7 @@ public enum NotesScenarios {
         #expect(memory is InMemoryNoteStore)
         try await test.shutDown()
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID())")
+        let folder = try FileManager.default.temporaryFolder("notes")
         let development = try await Server.start(contexts: .explicit("development"), environment: ["NOTES_DIR": folder.path])
         let file = try await development.container.resolve((any NoteStore).self)
         #expect(file is FileNoteStore)
@@ -103,7 +103,7 @@ public enum NotesScenarios {
     /// context: 401 without it, the JSON with it, never a value the app was given.
     public static func theSnapshotRouteAnswersBehindTheAdminToken<Server: NotesServerUnderTest>(_: Server.Type) async throws {
         let path = "/admin/wiring/snapshot"
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID())")
+        let folder = try FileManager.default.temporaryFolder("notes")
         let development = try await Server.start(contexts: .explicit("development"), environment: ["NOTES_DIR": folder.path])
         _ = try await development.request("POST", "/notes", json: #"{"title": "kept"}"#)
         #expect(try await development.request("GET", path).status == 401)
@@ -353,14 +353,24 @@ public final class UnitsOfWork: Sendable {
 }
 
 extension FileManager {
-    /// A new empty folder in the temporary directory.
-    /// A new, empty folder under the temporary directory, its name starting with `prefix`.
+    /// A new, empty folder, its name starting with `prefix`, in this process's scratch folder
+    /// under the temporary directory, which is removed when the process exits.
     public func temporaryFolder(_ prefix: String) throws -> URL {
-        let folder = temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID())")
+        let folder = scenarioScratch.appendingPathComponent("\(prefix)-\(UUID())")
         try createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
 }
+
+/// The folder every ``Foundation/FileManager/temporaryFolder(_:)`` of this process is made in.
+private let scenarioScratch: URL = {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-tests-\(UUID())")
+    atexit {
+        // Best effort at exit: a folder left behind in the temporary directory harms nothing.
+        try? FileManager.default.removeItem(at: scenarioScratch)
+    }
+    return folder
+}()
 
 extension JSONDecoder {
     /// A decoder of the dates a ``ContainerSnapshot`` writes.
