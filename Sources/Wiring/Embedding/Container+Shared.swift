@@ -222,6 +222,7 @@ extension Container {
     func continuing<R>(_ state: ResolutionState, _ body: (ResolutionState) throws(ResolutionError) -> R) throws(ResolutionError) -> R {
         if state.isBuildingHere { return try body(state) }
         if state.isForkable {
+            try checkOpen(kept: state)
             return try ResolutionState.withFork(of: state, container: self) { fork throws(ResolutionError) in
                 try BuildingContainer.with(self, state: fork) { () throws(ResolutionError) in try body(fork) }
             }
@@ -229,13 +230,30 @@ extension Container {
         // Of the kept state, only its scope is read: set before any factory of its resolution
         // ran, and not changed while anything holds the state.
         let scope = state.scope
-        if let scope { try scope.checkOpen() } else if isShutDown {
-            throw ResolutionError.shutDown("the container is shut down; a factory's kept context cannot resolve through it")
-        }
+        try checkOpen(keptIn: scope)
         let fresh = ResolutionState.acquire()
         fresh.scope = scope
         defer { ResolutionState.recycle(fresh, container: self) }
         return try BuildingContainer.with(self, state: fresh) { () throws(ResolutionError) in try body(fresh) }
+    }
+
+    /// Throws when `state` is a context's kept past its resolution (see
+    /// ``ResolutionState/isKeptPastItsResolution``) and its scope has ended or the container is
+    /// shut down. A resolve through such a context enters the container again, as a top-level
+    /// resolve does, and meets what one meets: it would otherwise build, in a scope that has
+    /// ended or a container that has shut down, an instance whose shutdown hook never runs.
+    /// While the resolution runs (an async factory's frozen state), it is not checked.
+    @inline(__always)
+    func checkOpen(kept state: ResolutionState) throws(ResolutionError) {
+        if _slowPath(state.isKeptPastItsResolution) { try checkOpen(keptIn: state.scope) }
+    }
+
+    /// Throws when the scope a kept context's resolution ran in has ended, or, for one that ran
+    /// in none, when the container is shut down.
+    func checkOpen(keptIn scope: ContainerScope?) throws(ResolutionError) {
+        if let scope { try scope.checkOpen() } else if isShutDown {
+            throw ResolutionError.shutDown("the container is shut down; a factory's kept context cannot resolve through it")
+        }
     }
 
     /// Runs `body` on the wrapper's container; a failure is logged, then stops the program.

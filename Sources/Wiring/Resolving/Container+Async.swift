@@ -98,6 +98,7 @@ extension Container {
     /// a state forked from `state`'s frozen one: no async frame below this one.
     @inline(__always)
     func dependencyAsync(_ registration: Registration, arguments: Arguments, from state: ResolutionState) async throws -> Any {
+        try checkOpen(kept: state)
         if edgeRecorder != nil { recordEdge(to: registration, state: state) }
         guard registration.isAsync else { return try synchronousInstance(of: registration, arguments: arguments, from: frozen(state)) }
         return try await instanceAsync(of: registration, arguments: arguments, from: frozen(state))
@@ -108,6 +109,7 @@ extension Container {
     /// and while edges are recorded (the async path records them).
     func dependencyWithoutAwaiting(_ registration: Registration, from state: ResolutionState) throws(ResolutionError) -> Any? {
         guard edgeRecorder == nil else { return nil }
+        try checkOpen(kept: state)
         guard registration.isAsync else { return try synchronousInstance(of: registration, arguments: .none, from: frozen(state)) }
         return try currentInstance(of: registration, from: state)
     }

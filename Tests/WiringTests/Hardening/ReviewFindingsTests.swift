@@ -137,6 +137,48 @@ struct ReviewFindingsTests {
         #expect(try container.resolveSynchronously(PerGraph.self) !== kept)
     }
 
+    final class AwaitingProvider: @unchecked Sendable {
+        let context: FactoryContext
+        init(context: FactoryContext) { self.context = context }
+    }
+
+    /// A context kept past its resolution enters the container again when it resolves, as a
+    /// top-level resolve does: once the container is shut down, it throws, instead of building
+    /// a singleton again whose shutdown hook never runs.
+    @Test func aKeptContextCannotResolveOnceItsContainerIsShutDown() async throws {
+        let registry = FactoryRegistry()
+        let builds = Locked(0)
+        registry.factory("provider") { r in Provider(context: r) }
+        registry.factory("awaiting-provider") { r in
+            await Task.yield()
+            return AwaitingProvider(context: r)
+        }
+        registry.factory("tracked") { _ in
+            builds.withLock { $0 += 1 }
+            return Tracked()
+        }.onShutdown { _ in }
+        let container = try AsyncFixture.container("""
+            services:
+              Provider: { factory: provider, scope: unique }
+              AwaitingProvider: { factory: awaiting-provider, scope: unique, args: { tracked: !service Tracked } }
+              Tracked: { factory: tracked, scope: singleton }
+            """, registry: registry)
+        let provider = try container.resolveSynchronously(Provider.self)
+        let awaiting = try await container.resolve(AwaitingProvider.self)
+        let tracked = try resolveSynchronously(Tracked.self, from: provider.context)
+        #expect(try await awaiting.context.resolve(Tracked.self) === tracked)
+        #expect(try await awaiting.context.resolve(arg: "tracked", as: Tracked.self) === tracked)
+        try await container.shutdown()
+        let errors = [
+            #expect(throws: ResolutionError.self) { try resolveSynchronously(Tracked.self, from: provider.context) },
+            await #expect(throws: ResolutionError.self) { try await provider.context.resolve(Tracked.self) },
+            await #expect(throws: ResolutionError.self) { try await awaiting.context.resolve(Tracked.self) },
+            await #expect(throws: ResolutionError.self) { try await awaiting.context.resolve(arg: "tracked", as: Tracked.self) },
+        ]
+        for error in errors { #expect(error?.message.contains("the container is shut down") == true, "\(String(describing: error))") }
+        #expect(builds.withLock { $0 } == 1)
+    }
+
     final class FannedOut: Sendable {
         let graphs: [ObjectIdentifier]
         let own: ObjectIdentifier
