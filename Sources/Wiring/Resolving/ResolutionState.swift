@@ -83,8 +83,9 @@ final class ResolutionState {
     /// three observed builds: 8,972 instructions with a `BuildTiming` each, against 8,021;
     /// `WiringBenchmarks --profile-requests 11000 observed` under callgrind).
     @exclusivity(unchecked) var below: Duration = .zero
-    /// For a frozen state below another: the first frozen state of its async resolution,
-    /// which keeps the resolution's `graph` instances; `nil` for that first state itself.
+    /// For a frozen state below another: the first frozen state of its async resolution, or
+    /// the state kept past its resolution that it continues, which keeps the resolution's
+    /// `graph` instances; `nil` for that first state itself.
     private let frozenTop: ResolutionState?
     /// On an async resolution's first frozen state: its `graph` instances, made by the first
     /// build that keeps one. Most resolutions keep none, and making the table up front would
@@ -151,6 +152,10 @@ final class ResolutionState {
         isFrozen = true
         if let parent, parent.isFrozen {
             frozenTop = parent.frozenTop ?? parent
+        } else if let parent, parent.isKeptPastItsResolution {
+            // A context kept past its resolution, used with `await`: the kept state holds its
+            // resolution's `graph` instances where forks read and add to them, and so does this.
+            frozenTop = parent
         } else {
             frozenTop = nil
             if let graph = parent?.graph, !graph.isEmpty { _ = sharedGraphs.storeIfNil(SharedGraph(graph)) }

@@ -173,7 +173,7 @@ struct ModelCheckTests {
     /// Whether every place, scope and child a program's operations name exists when it runs,
     /// and every variant, tag and alias it resolves is declared.
     static func isValid(_ program: ModelProgram) -> Bool {
-        var scopes = 0, children = 0
+        var scopes = 0, children = 0, keepers = 0
         var open = Set<Int>()
         func valid(_ target: ModelProgram.Target, _ place: ModelProgram.Place) -> Bool {
             switch place {
@@ -240,6 +240,10 @@ struct ModelCheckTests {
                 if let adds, !program.allKeys.contains(adds) { return false }
             case .refresh(let key, _): if program.service(key)?.readsConfig != true { return false }
             case .lazyRead(let alias, let place, _): if !valid(.alias(alias), place) { return false }
+            case .keepContext(let place):
+                if !valid(.added, place) { return false }
+                keepers += 1
+            case .resolveKept(let number, let key, _): if number >= keepers || program.service(key) == nil { return false }
             case .reset, .shutDown, .start, .advance, .resetScope: break
             }
         }
@@ -300,6 +304,35 @@ struct ModelCheckTests {
             .init(key: "S4", scope: .singleton, dependencies: [.inCode("S2")], aliases: [], tags: [], variants: []),
         ], operations: [.makeScope, .resolve(.key("S2", name: nil), .scope(0))])
         #expect(await Self.agreedLines(program).first == "1: error circularDependency at S2")
+    }
+
+    /// A context kept past its resolution resolves nothing once its container is shut down:
+    /// it built again a singleton the container no longer kept, whose shutdown hook never ran.
+    @Test func aKeptContextResolvesNothingOnceItsContainerIsShutDown() async {
+        let program = ModelProgram(services: [
+            .init(key: "S4", scope: .singleton, dependencies: [], aliases: [], tags: [], variants: []),
+        ], operations: [
+            .keepContext(.root), .resolveKept(0, "S4", awaited: false), .shutDown,
+            .resolveKept(0, "S4", awaited: false), .resolveKept(0, "S4", awaited: true),
+        ])
+        let lines = await Self.agreedLines(program)
+        #expect(lines.contains("3: error shutDown") && lines.contains("4: error shutDown"), "\(lines)")
+        #expect(lines.contains("built: S4×1"), "\(lines)")
+    }
+
+    /// An awaited resolve through a kept context adds the `graph` instances it builds to the
+    /// kept resolution, as a synchronous one does: the next resolve through it gets them (it
+    /// built another).
+    @Test func anAwaitedResolveThroughAKeptContextAddsToItsResolution() async {
+        let program = ModelProgram(services: [
+            .init(key: "S0", scope: .unique, dependencies: [.reference("S1", name: nil)], aliases: [], tags: [], variants: []),
+            .init(key: "S1", scope: .graph, dependencies: [], aliases: [], tags: [], variants: []),
+        ], operations: [
+            .keepContext(.root), .resolveKept(0, "S0", awaited: true), .resolveKept(0, "S1", awaited: false),
+            .resolveKept(0, "S1", awaited: true),
+        ])
+        let lines = await Self.agreedLines(program)
+        #expect(lines.contains("built: S0×1 S1×1"), "\(lines)")
     }
 
     /// An autowired factory's parameter is a reference only while that factory builds the

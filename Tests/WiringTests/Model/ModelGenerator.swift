@@ -223,7 +223,7 @@ struct ModelGenerator {
         let keys = program.allKeys
         let seeded = program.services.contains(where: \.seeded)
         let configured = program.services.filter(\.readsConfig).map(\.key)
-        var refreshes = 0, started = false
+        var refreshes = 0, started = false, keepers = 0
         let inCode = program.services.contains { service in
             service.hook != nil || (service.dependencies + service.variants.flatMap { $0.dependencies ?? [] }).contains { dependency in
                 switch dependency {
@@ -234,7 +234,7 @@ struct ModelGenerator {
         }
         let length = Int.random(in: 3...24, using: &random)
         for _ in 0..<length {
-            switch Int.random(in: 0..<120, using: &random) {
+            switch Int.random(in: 0..<126, using: &random) {
             case 0..<45 where chance(25):
                 // By type: the one-step lane for a plain unique service, the type cache for a kept one.
                 operations.append(.resolveTyped(pick(keys), place(scopes: scopes, children: children)))
@@ -305,6 +305,11 @@ struct ModelGenerator {
                 started = true
             case 103..<109:
                 operations.append(.advance(Int.random(in: 1...3, using: &random)))
+            case 120..<123:
+                operations.append(.keepContext(place(scopes: scopes, children: children)))
+                keepers += 1
+            case 123..<126 where keepers > 0:
+                operations.append(.resolveKept(Int.random(in: 0..<keepers, using: &random), pick(program.services).key, awaited: chance(40)))
             default:
                 let aliases = (0..<ModelProgram.aliasCount).filter { alias in program.services.contains { $0.aliases.contains(alias) } }
                 if chance(50), !aliases.isEmpty {

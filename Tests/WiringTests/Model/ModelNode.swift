@@ -1,3 +1,5 @@
+import Wiring
+
 /// What every service of a model program builds: its label (`S3`, `S3[eu]`, `override:S3`,
 /// `S3+0` for its first decorator) and the instances its factory got, in the order it asked for
 /// them. The reference model builds the same objects, so one ``Observation`` renderer serves
@@ -58,6 +60,13 @@ final class S4: ModelNode, ModelService, @unchecked Sendable {}
 final class S5: ModelNode, ModelService, @unchecked Sendable {}
 final class S6: ModelNode, ModelService, @unchecked Sendable {}
 final class S7: ModelNode, ModelService, @unchecked Sendable {}
+
+/// A provider that keeps its factory's context, to resolve through it once its resolution is
+/// over (`ModelKeeper`, a `unique` service of the manifests of programs that make one).
+final class ModelKeeper: @unchecked Sendable {
+    let context: FactoryContext
+    init(context: FactoryContext) { self.context = context }
+}
 
 /// What a child adds (`overrides.add(ModelAdded.self) { … }`): a service the manifest lacks.
 final class ModelAdded: ModelNode, @unchecked Sendable {}

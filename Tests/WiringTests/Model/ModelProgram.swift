@@ -7,7 +7,8 @@
 /// container, a scope or a child, some from several tasks at once; `start()`; a clock moved on;
 /// resets of everything, a service or a scope; scopes made, seeded and ended; children and
 /// grandchildren made with overrides, shares and additions, reset and shut down; refreshes;
-/// reloads; the container's shutdown; lazy wrappers first read by several threads at once).
+/// reloads; the container's shutdown; lazy wrappers first read by several threads at once;
+/// resolves, awaited or not, through a context a factory kept, before and after all of these).
 ///
 /// The same program runs on the real ``Container`` (``ModelRunner``) and on the
 /// ``ReferenceModel``; both report ``Observation``s, which must agree.
@@ -153,6 +154,12 @@ struct ModelProgram: CustomStringConvertible {
         /// A lazy wrapper of the alias, made at `place` (the container or a child), first read
         /// by `readers` threads at once.
         case lazyRead(alias: Int, Place, readers: Int)
+        /// A ``ModelKeeper`` resolved at `place`: its factory keeps its context.
+        case keepContext(Place)
+        /// A resolve by key through the `n`th context kept (`keeper.context.resolve(key:)`), with
+        /// `await` when `awaited`: it continues the resolution that built the keeper (its `graph`
+        /// instances, its scope), in the container that built it.
+        case resolveKept(Int, String, awaited: Bool)
     }
 
     var services: [Service]
@@ -161,6 +168,14 @@ struct ModelProgram: CustomStringConvertible {
     var context: ModelContext? = nil
 
     static let aliasCount = 4
+
+    /// Whether the program makes a ``ModelKeeper``: its manifest declares one.
+    var keepsContexts: Bool {
+        operations.contains { operation in
+            if case .keepContext = operation { return true }
+            return false
+        }
+    }
 
     /// The service `key` declares, if any.
     func service(_ key: String) -> Service? { services.first { $0.key == key } }
@@ -189,6 +204,7 @@ struct ModelProgram: CustomStringConvertible {
     func yaml(generation: Int) -> String {
         var text = "wiring: 1\nscopes:\n  custom:\n    session: {}\nservices:\n"
         for service in services { text += Self.declaration(of: service, generation: generation, indent: "  ") }
+        if keepsContexts { text += "  ModelKeeper: { factory: keeper, scope: unique }\n" }
         // Decorators after every service, in the order they apply: the first innermost.
         for service in services {
             for index in 0..<service.decorators {

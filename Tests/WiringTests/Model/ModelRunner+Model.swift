@@ -10,6 +10,7 @@ extension ModelRunner {
         let concurrent = program.concurrentOperations
         var scopes: [ReferenceModel.Scope] = []
         var children: [ReferenceModel.World?] = []
+        var keepers: [(world: ReferenceModel.World, scope: ReferenceModel.Scope?, resolution: ReferenceModel.Resolution)?] = []
         func place(_ place: ModelProgram.Place) -> (ReferenceModel.World, ReferenceModel.Scope?)? {
             switch place {
             case .root: return (model.root, nil)
@@ -128,6 +129,28 @@ extension ModelRunner {
                 observation.note("\(index): \(applied ? "reloaded" : "not reloaded")")
                 observation.noteFailures("\(index)", failures)
                 observation.recordHooks("\(index)", hooks, concurrent: concurrent)
+            case .keepContext(let where_):
+                guard let (world, scope) = place(where_) else {
+                    keepers.append(nil)
+                    observation.note("\(index): skipped")
+                    continue
+                }
+                // A `unique` service with no dependency: kept unless the container is shut down.
+                guard !world.isShutDown else {
+                    keepers.append(nil)
+                    observation.record("\(index)", .failure(kind: "shutDown", service: nil))
+                    continue
+                }
+                keepers.append((world, scope, ReferenceModel.Resolution()))
+                observation.record("\(index)", .list([]))
+            case .resolveKept(let number, let key, let awaited):
+                guard let keeper = keepers[number] else { observation.note("\(index): skipped"); continue }
+                do throws(ReferenceModel.Failure) {
+                    observation.record("\(index)", .instance(try model.resolve(.init(key: key, name: nil), in: keeper.world, scope: keeper.scope,
+                                                                             awaiting: awaited, below: keeper.resolution)))
+                } catch {
+                    observation.record("\(index)", .failure(kind: error.kind, service: error.service))
+                }
             case .lazyRead(let alias, let where_, let readers):
                 // One resolve, of its own, whose outcome every reader gets.
                 guard let (world, _) = place(where_) else { observation.note("\(index): skipped"); continue }

@@ -24,6 +24,7 @@ extension ModelRunner {
         let concurrent = program.concurrentOperations
         var scopes: [ContainerScope] = []
         var children: [Container?] = []
+        var keepers: [ModelKeeper?] = []
         var started = false
         func place(_ place: ModelProgram.Place) -> (Container, ContainerScope?)? {
             switch place {
@@ -182,6 +183,26 @@ extension ModelRunner {
                 if let failure { note(failure, "\(index)", &observation) }
                 if applied { started = true }
                 observation.recordHooks("\(index)", journal.takeHooks(), concurrent: concurrent)
+            case .keepContext(let where_):
+                guard let (resolving, scope) = place(where_) else {
+                    keepers.append(nil)
+                    observation.note("\(index): skipped")
+                    continue
+                }
+                var keeper: ModelKeeper?
+                // Kept: an empty list; else the resolve's failure.
+                observation.record("\(index)", outcome { () throws -> Any in
+                    keeper = try scope?.resolve(ModelKeeper.self) ?? resolving.resolve(ModelKeeper.self)
+                    return [ModelNode]()
+                })
+                keepers.append(keeper)
+            case .resolveKept(let number, let key, let awaited):
+                guard let keeper = keepers[number] else { observation.note("\(index): skipped"); continue }
+                if awaited {
+                    observation.record("\(index)", await awaitedOutcome { try await keeper.context.resolve(key: key) })
+                } else {
+                    observation.record("\(index)", outcome { try keeper.context.resolve(key: key) })
+                }
             case .lazyRead(let alias, let where_, let readers):
                 guard let (resolving, _) = place(where_) else { observation.note("\(index): skipped"); continue }
                 let outcomes = await TestSupport.onThreadOfItsOwn { lazyRead(alias, from: resolving, readers: readers) }

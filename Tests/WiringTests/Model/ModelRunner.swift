@@ -5,7 +5,8 @@ import Foundation
 /// giving its ``Observation``. The real run goes through what apps call: resolves by key, by
 /// type (`container.resolve(S3.self)`, the one-step lane included) and by `implements` type,
 /// a factory's `r.resolve(S3.self)` and `r.resolve(key:)` (and `container.resolve(key:)`
-/// through the container it captured), `start()`, `reset`, scopes, children and shutdown.
+/// through the container it captured), a kept context's `resolve(key:)`, `start()`, `reset`,
+/// scopes, children and shutdown.
 enum ModelRunner {
     // MARK: - The real container
 
@@ -115,6 +116,7 @@ enum ModelRunner {
             if node.failsShutdown { throw HookFailed() }
         }
         registry.factory("node", node).onShutdown(shutDown)
+        registry.factory("keeper") { r in ModelKeeper(context: r) }
         registry.factory("async-node") { r in try await asyncNode(r) }.onShutdown(shutDown)
         // The same with a property hook, only for services that have one: the others stay plain.
         registry.factory("hooked-node", node).onShutdown(shutDown).resolvingProperties(runHook)
