@@ -96,6 +96,7 @@ extension FactoryContext {
     @usableFromInline
     func referencedInstanceAsync(_ key: String) async throws -> Any? {
         guard decorator < 0, let target = registration.referencedRegistration(key, in: container) else { return nil }
+        try container.checkOpen(kept: state)
         return try await container.dependencyAsync(target.takeUnretainedValue(), arguments: .none, from: state)
     }
 

@@ -80,11 +80,13 @@ extension Container {
 
     /// A dependency of an async factory (or any resolve through a context with `await`).
     func resolveAsync(_ type: Any.Type, name: String?, arguments: Arguments, from state: ResolutionState) async throws -> Any {
+        try checkOpen(kept: state)
         let registration = try registration(for: type, name: name, state: state).takeUnretainedValue()
         return try await dependencyAsync(registration, arguments: arguments, from: state)
     }
 
     func resolveAsync(key: String, name: String?, arguments: Arguments, from state: ResolutionState) async throws -> Any {
+        try checkOpen(kept: state)
         guard let target = target(key: key) else { throw unknownService(key, state: state) }
         let registration = try registration(in: target, name: name, asked: key, state: state)
         if state.path.isEmpty { try checkOpen(registration) }
@@ -95,10 +97,11 @@ extension Container {
     /// resolved by type or key, or the service a `!service` argument refers to.
     ///
     /// A synchronous service (its factory and decorators) is built here without awaiting, in
-    /// a state forked from `state`'s frozen one: no async frame below this one.
+    /// a state forked from `state`'s frozen one: no async frame below this one. Its callers
+    /// check a state kept past its resolution first (``checkOpen(kept:)``), before they look
+    /// anything up, as a scope does.
     @inline(__always)
     func dependencyAsync(_ registration: Registration, arguments: Arguments, from state: ResolutionState) async throws -> Any {
-        try checkOpen(kept: state)
         if edgeRecorder != nil { recordEdge(to: registration, state: state) }
         guard registration.isAsync else { return try synchronousInstance(of: registration, arguments: arguments, from: frozen(state)) }
         return try await instanceAsync(of: registration, arguments: arguments, from: frozen(state))

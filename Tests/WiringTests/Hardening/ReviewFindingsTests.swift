@@ -143,8 +143,8 @@ struct ReviewFindingsTests {
     }
 
     /// A context kept past its resolution enters the container again when it resolves, as a
-    /// top-level resolve does: once the container is shut down, it throws, instead of building
-    /// a singleton again whose shutdown hook never runs.
+    /// top-level resolve does: once the container is shut down, it throws (whatever it asks
+    /// for, awaited or not), instead of building a singleton again whose shutdown hook never runs.
     @Test func aKeptContextCannotResolveOnceItsContainerIsShutDown() async throws {
         let registry = FactoryRegistry()
         let builds = Locked(0)
@@ -174,6 +174,9 @@ struct ReviewFindingsTests {
             await #expect(throws: ResolutionError.self) { try await provider.context.resolve(Tracked.self) },
             await #expect(throws: ResolutionError.self) { try await awaiting.context.resolve(Tracked.self) },
             await #expect(throws: ResolutionError.self) { try await awaiting.context.resolve(arg: "tracked", as: Tracked.self) },
+            // Before looking anything up, as a scope of a container shut down does.
+            #expect(throws: ResolutionError.self) { try provider.context.resolve(key: "Missing") },
+            await #expect(throws: ResolutionError.self) { try await awaiting.context.resolve(key: "Missing") },
         ]
         for error in errors { #expect(error?.message.contains("the container is shut down") == true, "\(String(describing: error))") }
         #expect(builds.withLock { $0 } == 1)

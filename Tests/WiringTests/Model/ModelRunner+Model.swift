@@ -145,6 +145,11 @@ extension ModelRunner {
                 observation.record("\(index)", .list([]))
             case .resolveKept(let number, let key, let awaited):
                 guard let keeper = keepers[number] else { observation.note("\(index): skipped"); continue }
+                // As a scope's: a kept context of a container shut down says so, declared or not.
+                guard !keeper.world.isShutDown else {
+                    observation.record("\(index)", .failure(kind: "shutDown", service: nil))
+                    continue
+                }
                 do throws(ReferenceModel.Failure) {
                     observation.record("\(index)", .instance(try model.resolve(.init(key: key, name: nil), in: keeper.world, scope: keeper.scope,
                                                                              awaiting: awaited, below: keeper.resolution)))
