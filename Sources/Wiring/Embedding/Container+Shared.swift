@@ -238,18 +238,18 @@ extension Container {
     }
 
     /// Throws when `state` is a context's kept past its resolution (see
-    /// ``ResolutionState/isKeptPastItsResolution``) and its scope has ended or the container is
-    /// shut down. A resolve through such a context enters the container again, as a top-level
-    /// resolve does, and meets what one meets: it would otherwise build, in a scope that has
-    /// ended or a container that has shut down, an instance whose shutdown hook never runs.
-    /// While the resolution runs (an async factory's frozen state), it is not checked.
+    /// ``ResolutionState/isKeptPastItsResolution``) and the container is shut down. A resolve
+    /// through such a context enters the container again, as a top-level resolve does, and
+    /// meets what one meets first: it would otherwise build, in a container shut down, an
+    /// instance whose shutdown hook never runs. While the resolution runs (an async factory's
+    /// frozen state), it is not checked.
     @inline(__always)
     func checkOpen(kept state: ResolutionState) throws(ResolutionError) {
         if _slowPath(state.isKeptPastItsResolution) { try checkOpen(keptIn: state.scope) }
     }
 
-    /// Throws when the scope a kept context's resolution ran in has ended, or, for one that ran
-    /// in none, when the container is shut down.
+    /// Throws when the container is shut down, for a resolve through a kept context whose
+    /// resolution ran in `scope` (that scope's check and message) or in none.
     func checkOpen(keptIn scope: ContainerScope?) throws(ResolutionError) {
         if let scope { try scope.checkOpen() } else if isShutDown {
             throw ResolutionError.shutDown("the container is shut down; a factory's kept context cannot resolve through it")
