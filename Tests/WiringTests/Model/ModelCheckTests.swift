@@ -241,6 +241,7 @@ struct ModelCheckTests {
             case .refresh(let key, _): if program.service(key)?.readsConfig != true { return false }
             case .lazyRead(let alias, let place, _): if !valid(.alias(alias), place) { return false }
             case .keepContext(let place):
+                // Only its place: what it resolves (a `ModelKeeper`) every such program declares.
                 if !valid(.added, place) { return false }
                 keepers += 1
             case .resolveKept(let number, let key, _): if number >= keepers || program.service(key) == nil { return false }
