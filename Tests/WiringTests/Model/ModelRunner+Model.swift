@@ -8,6 +8,7 @@ extension ModelRunner {
             return observation
         }
         let concurrent = program.concurrentOperations
+        observation.concurrent = concurrent
         var scopes: [ReferenceModel.Scope] = []
         var children: [ReferenceModel.World?] = []
         var keepers: [(world: ReferenceModel.World, scope: ReferenceModel.Scope?, resolution: ReferenceModel.Resolution)?] = []

@@ -22,6 +22,7 @@ extension ModelRunner {
         // the program, so that the container and what it keeps are released.
         defer { journal.container.withLock { $0 = nil } }
         let concurrent = program.concurrentOperations
+        observation.concurrent = concurrent
         var scopes: [ContainerScope] = []
         var children: [Container?] = []
         var keepers: [ModelKeeper?] = []

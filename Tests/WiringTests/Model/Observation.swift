@@ -7,10 +7,17 @@ struct Observation {
     private var numbers: [ObjectIdentifier: Int] = [:]
     /// Every instance seen, kept alive so that an address is never reused for another.
     private var seen: [ModelNode] = []
+    /// The operations whose builds run at once (``ModelProgram/concurrentOperations``): what an
+    /// instance one of them built depends on is not shown, even when a later operation returns
+    /// it. A kept instance shares the `graph` instances of the resolution that built it, and
+    /// which task's resolution that was depends on which got there first.
+    var concurrent: Set<Int> = []
 
-    /// `node`, numbered; with its dependencies, unless `shallow`.
+    /// `node`, numbered; with its dependencies, unless `shallow` or an operation that builds
+    /// concurrently built it.
     mutating func render(_ node: ModelNode, shallow: Bool = false) -> String {
         if let number = numbers[ObjectIdentifier(node)] { return "#\(number)" }
+        let shallow = shallow || concurrent.contains(node.operation)
         let number = numbers.count
         numbers[ObjectIdentifier(node)] = number
         seen.append(node)
