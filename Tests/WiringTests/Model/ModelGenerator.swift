@@ -92,11 +92,14 @@ struct ModelGenerator {
             let aliases = (0..<ModelProgram.aliasCount).filter { alias in services.contains { $0.aliases.contains(alias) } }
             if chance(12), !aliases.isEmpty { dependencies.append(.wrapped(alias: pick(aliases))) }
             // An autowired factory instead, of one later service (declared, so no cycle) that
-            // cannot hold a scoped instance captive: for a plain service only.
+            // cannot hold a scoped instance captive: for a service without variants, hook,
+            // runtime argument or configuration key; a synchronous one takes the plain form or
+            // the one with `args:`, an async one the async form with `args:`.
             if let later = Array((index + 1)..<max(index + 1, count)).filter({ !(keeps && reachesScoped[$0]) }).randomElement(using: &random),
-               services[index].variants.isEmpty, services[index].hook == nil, !services[index].isAsync, !services[index].takesArgument,
+               services[index].variants.isEmpty, services[index].hook == nil, !services[index].takesArgument,
                !services[index].readsConfig, chance(12) {
                 dependencies = [.autowired(services[later].key)]
+                services[index].autowiredPlainly = !services[index].isAsync && chance(50)
             }
             services[index].dependencies = dependencies
             reachesScoped[index] = services[index].scope == .scoped || services[index].variants.contains { $0.scope == .scoped }

@@ -82,6 +82,11 @@ struct ModelProgram: CustomStringConvertible {
         var readsConfig = false
         /// The label its `args` give it, when a context changed it; `nil`: its key.
         var label: String? = nil
+        /// Whether its autowired factory is the plain form, `registry.autowire(key, make)`, whose
+        /// function takes nothing but its dependency: the program's registry has one per label
+        /// (``ModelProgram/plainlyAutowired``). Otherwise the form with `args:`, which reads the
+        /// label from them, sync or async as the service is.
+        var autowiredPlainly = false
 
         /// The service an autowired factory builds this one from, when it is one.
         var autowiredDependency: String? {
@@ -223,6 +228,19 @@ struct ModelProgram: CustomStringConvertible {
         return service.key + (generation > 0 ? "^\(generation)" : "") + (service.readsConfig ? "${model.\(service.key)}" : "")
     }
 
+    /// The factories of the plainly autowired services (``Service/autowiredPlainly``), by the
+    /// label each builds, in every generation the program's reloads reach: the node's label, the
+    /// class of its one dependency, whether its shutdown hook throws.
+    var plainlyAutowired: [(label: String, dependency: String, fails: Bool)] {
+        let reloads = operations.filter { if case .reload = $0 { true } else { false } }.count
+        // A shrunk program may keep the flag of a service whose dependency it dropped.
+        return services.filter(\.autowiredPlainly).flatMap { service in
+            service.autowiredDependency.map { dependency in
+                (0...reloads).map { (Self.label(of: service, generation: $0), dependency, service.failsShutdown) }
+            } ?? []
+        }
+    }
+
     /// `service`'s declaration, under `services:` or a context's `add:`.
     static func declaration(of service: Service, generation: Int, indent: String) -> String {
         let inner = indent + "  "
@@ -232,8 +250,10 @@ struct ModelProgram: CustomStringConvertible {
         } else {
             // A service with a property hook has a factory of its own: the others stay plain. An
             // autowired one has the factory that takes its dependency's class.
-            let factory = service.autowiredDependency.map { "auto-\($0)" }
-                ?? (service.hook == nil ? "" : "hooked-") + (service.isAsync ? "async-node" : "node")
+            let factory = service.autowiredDependency.map { dependency in
+                service.autowiredPlainly ? "auto-plain-" + label(of: service, generation: generation)
+                    : (service.isAsync ? "auto-async-" : "auto-") + dependency
+            } ?? (service.hook == nil ? "" : "hooked-") + (service.isAsync ? "async-node" : "node")
             text += "\(inner)factory: \(factory)\n\(inner)scope: \(service.scope.rawValue)\n"
         }
         if let ttl = service.ttl { text += "\(inner)ttl: \(ttl)\n" }

@@ -11,7 +11,7 @@ extension ModelRunner {
         let refreshes = RefreshCounter()
         let root: ModelRoot
         do {
-            root = try ModelRoot(program, registry: registry(journal),
+            root = try ModelRoot(program, registry: registry(journal, for: program),
                                  options: .init(environment: [:], now: { clock.now }, configuration: configuration, observers: [refreshes]))
         } catch {
             observation.note("manifest refused: \("\(error)".contains("is implemented by both") ? "ambiguous" : "\(error)")")

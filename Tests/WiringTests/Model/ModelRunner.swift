@@ -44,7 +44,8 @@ enum ModelRunner {
         var now: ContinuousClock.Instant { start + .seconds(seconds.withLock { $0 }) }
     }
 
-    static func registry(_ journal: Journal) -> FactoryRegistry {
+    /// The factories of `program`'s services, which record what they build in `journal`.
+    static func registry(_ journal: Journal, for program: ModelProgram) -> FactoryRegistry {
         let registry = FactoryRegistry()
         let node: @Sendable (FactoryContext) throws -> ModelNode = { r in
             let label = try label(of: r)
@@ -121,17 +122,34 @@ enum ModelRunner {
         // The same with a property hook, only for services that have one: the others stay plain.
         registry.factory("hooked-node", node).onShutdown(shutDown).resolvingProperties(runHook)
         registry.factory("hooked-async-node") { r in try await asyncNode(r) }.onShutdown(shutDown).resolvingProperties(runHook)
-        // An autowired factory for each service class: built from one dependency of that class,
-        // resolved by type, with its label (and whether its shutdown hook fails) from typed args.
+        // Autowired factories for each service class: built from one dependency of that class,
+        // resolved by type, with its label (and whether its shutdown hook fails) from typed args,
+        // synchronous and async.
+        @Sendable func autowiredNode(_ label: String, _ dependency: ModelNode, fails: Bool) -> ModelNode {
+            let node = ModelNode.make(key: ModelNode.key(ofLabel: label), label: label, dependencies: [dependency])
+            node.failsShutdown = fails
+            journal.built(node)
+            return node
+        }
         func autowired<T: ModelService>(_ type: T.Type) {
             registry.autowire("auto-\(T.self)", { (args: ModelAutowiredArgs, dependency: T) -> ModelNode in
-                let node = ModelNode.make(key: ModelNode.key(ofLabel: args.label), label: args.label, dependencies: [dependency])
-                node.failsShutdown = args.fails ?? false
-                journal.built(node)
-                return node
+                autowiredNode(args.label, dependency, fails: args.fails ?? false)
+            }, args: ModelAutowiredArgs.self).onShutdown(shutDown)
+            registry.autowire("auto-async-\(T.self)", { @concurrent (args: ModelAutowiredArgs, dependency: T) async -> ModelNode in
+                await Task.yield()
+                return autowiredNode(args.label, dependency, fails: args.fails ?? false)
             }, args: ModelAutowiredArgs.self).onShutdown(shutDown)
         }
         for type in ModelNode.types { autowired(type) }
+        // The plain form takes nothing but the dependency: one factory per label it builds.
+        func plainlyAutowired<T: ModelService>(_ type: T.Type, label: String, fails: Bool) {
+            registry.autowire("auto-plain-\(label)") { (dependency: T) -> ModelNode in
+                autowiredNode(label, dependency, fails: fails)
+            }.onShutdown(shutDown)
+        }
+        for (label, dependency, fails) in program.plainlyAutowired {
+            plainlyAutowired(ModelNode.type(of: dependency), label: label, fails: fails)
+        }
         registry.factory("decorator") { r in
             let inner = try r.decorated(ModelNode.self)
             let node = ModelNode.make(key: ModelNode.key(ofLabel: inner.label), label: try r.arg("label"), dependencies: [inner])
