@@ -62,8 +62,28 @@ private let fuzzRegistry: FactoryRegistry = {
         await Task.yield()
         return FuzzInstance(name: args.name)
     }
+    // Autowired factories, whose parameter types are edges the reference checks walk: by key
+    // and by type's name, with an optional (which may close a cycle through its own type),
+    // async, and with typed arguments.
+    registry.autowire("auto") { (instance: FuzzInstance, other: FuzzAutowired?) in
+        FuzzAutowired(instance: instance, text: other?.name)
+    }
+    registry.autowire(FuzzAutowired.init(instance:text:))
+    registry.autowire("auto-async", FuzzAutowired.init(awaiting:))
+    registry.autowire("auto-typed", FuzzAutowired.init(arguments:instance:), args: FuzzArguments.self)
     return registry
 }()
+
+/// A service of autowired factories: each initializer's parameters are resolved by type.
+private final class FuzzAutowired: Sendable {
+    let name: String
+    init(instance: FuzzInstance, text: String?) { name = instance.name + (text ?? "") }
+    init(awaiting instance: FuzzInstance) async {
+        await Task.yield()
+        name = instance.name
+    }
+    init(arguments: FuzzArguments, instance: FuzzInstance) { name = arguments.name + instance.name }
+}
 
 /// Typed arguments with every shape a schema describes, a reference and a recursive node.
 private struct FuzzArguments: Decodable, Sendable {
