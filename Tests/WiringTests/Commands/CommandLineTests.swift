@@ -62,7 +62,23 @@ struct CommandLineTests {
         let broken = try TestSupport.temporaryFile("not json", name: "factories.json")
         let bad = try wiring("validate", contexts, "--catalog", broken)
         #expect(bad.status == 1)
-        #expect(bad.stdout.hasPrefix("error: '\(broken)' is not a factory catalog"))
+        #expect(bad.stdout.hasPrefix("error: '\(broken)' is not a factory catalog: it is not valid JSON"))
+    }
+
+    /// A file that is JSON but not a catalog is refused with where it goes wrong, not only
+    /// with the shape a catalog has.
+    @Test(arguments: [
+        (#"{"wiring-catalog": 2, "factories": ["greeter"], "autowired": {"greeter": ["Store", 5]}}"#, "autowired.greeter[1] should be a string"),
+        (#"{"factories": ["greeter"]}"#, "it has no 'wiring-catalog' key"),
+        (#"["greeter"]"#, "the catalog should be an object"),
+        (#"{"wiring-catalog": 2, "factories": ["pool"], "arguments": {"pool": {"type": "object"}}}"#, "arguments.pool has no 'fields' key"),
+        (#"{"wiring-catalog": null, "factories": []}"#, "wiring-catalog should be an integer, not null"),
+    ])
+    func aCatalogThatIsNotOneSaysWhereItGoesWrong(json: String, problem: String) throws {
+        let catalog = try TestSupport.temporaryFile(json, name: "factories.json")
+        let output = try wiring("validate", contexts, "--catalog", catalog)
+        #expect(output.status == 1)
+        #expect(output.stdout.hasPrefix("error: '\(catalog)' is not a factory catalog: \(problem) (a catalog is"), "\(output.stdout)")
     }
 
     @Test func jsonOutputParsesAndCarriesPositionsAndContexts() throws {
