@@ -53,30 +53,27 @@ struct PluginConfiguration: Decodable, Equatable {
         catalog = try keyed.decodeIfPresent(String.self, forKey: .catalog)
     }
 
+    /// The largest configuration file read, in bytes.
+    static let maxFileSize = 1 << 20
+
     /// Reads the file at `path`.
     /// - Throws: a ``ManifestError``, with one clear line.
     init(contentsOf path: String) throws(ManifestError) {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = Data(try SourceFiles.read(path, limit: Self.maxFileSize))
         } catch {
-            throw ManifestError("cannot read plugin configuration '\(path)': \(error.localizedDescription)", at: nil)
+            throw ManifestError("cannot read plugin configuration '\(path)': \(error.reason(limit: Self.maxFileSize))", at: nil)
         }
         do {
             self = try JSONDecoder().decode(PluginConfiguration.self, from: data)
         } catch let error as ConfigurationError {
             throw ManifestError("\(path): \(error.message)", at: nil)
-        } catch DecodingError.typeMismatch(_, let context), DecodingError.dataCorrupted(let context) {
-            let key = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw ManifestError("\(path): \(key.isEmpty ? "" : "'\(key)': ")\(Self.describe(context))", at: nil)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.last?.stringValue == CodingKeys.registrations.rawValue {
+            throw ManifestError("\(path): 'registrations': expected \"warning\", \"error\" or \"off\"", at: nil)
         } catch {
-            throw ManifestError("\(path): not a Wiring plugin configuration: \(error)", at: nil)
+            throw ManifestError("\(path): not a Wiring plugin configuration: \(JSONProblem.describe(error, whole: "the configuration"))", at: nil)
         }
-    }
-
-    private static func describe(_ context: DecodingError.Context) -> String {
-        if context.codingPath.last?.stringValue == "registrations" { return "expected \"warning\", \"error\" or \"off\"" }
-        return context.debugDescription
     }
 
     private struct ConfigurationError: Error {

@@ -93,47 +93,11 @@ package struct FactoryCatalog: Sendable, Codable, Equatable {
         do {
             self = try JSONDecoder().decode(FactoryCatalog.self, from: data)
         } catch {
-            throw ManifestError("'\(path)' is not a factory catalog: \(Self.problem(error)) (a catalog is {\"wiring-catalog\": 2, "
+            throw ManifestError("'\(path)' is not a factory catalog: \(JSONProblem.describe(error, whole: "the catalog")) (a catalog is {\"wiring-catalog\": 2, "
                                 + "\"factories\": [...]}, as an app's 'catalog' command writes it)", at: nil)
         }
         guard Self.readableVersions.contains(version) else {
             throw ManifestError("catalog '\(path)' has format version \(version); this version of Wiring reads 1 and 2", at: nil)
-        }
-    }
-
-    /// What `error`, thrown while decoding a catalog, says is wrong, and where in the JSON:
-    /// `autowired.note-service[1] should be a string`.
-    static func problem(_ error: any Error) -> String {
-        func place(_ path: [any CodingKey]) -> String {
-            path.reduce("") { place, key in
-                if let index = key.intValue { return place + "[\(index)]" }
-                return place.isEmpty ? key.stringValue : place + "." + key.stringValue
-            }
-        }
-        func kind(_ type: Any.Type) -> String {
-            switch type {
-            case is String.Type: "a string"
-            case is Int.Type: "an integer"
-            case is Bool.Type: "true or false"
-            case is [Any].Type: "an array"
-            case is [String: Any].Type: "an object"
-            default: "a \(type)"
-            }
-        }
-        func at(_ path: [any CodingKey]) -> String { path.isEmpty ? "the catalog" : place(path) }
-        switch error as? DecodingError {
-        case .typeMismatch(let type, let context)?:
-            return "\(at(context.codingPath)) should be \(kind(type))"
-        case .valueNotFound(let type, let context)?:
-            return "\(at(context.codingPath)) should be \(kind(type)), not null"
-        case .keyNotFound(let key, let context)?:
-            return context.codingPath.isEmpty ? "it has no '\(key.stringValue)' key" : "\(place(context.codingPath)) has no '\(key.stringValue)' key"
-        case .dataCorrupted(let context)? where context.codingPath.isEmpty:
-            return "it is not valid JSON"
-        case .dataCorrupted(let context)?:
-            return "\(place(context.codingPath)): \(context.debugDescription)"
-        default:
-            return "\(error)"
         }
     }
 

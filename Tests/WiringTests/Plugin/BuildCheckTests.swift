@@ -93,6 +93,22 @@ struct BuildCheckTests {
         #expect(bad.stdout.contains("wiring-plugin.json: unknown key 'registration'; did you mean 'registrations'? (keys: manifests, contexts, strict, registrations, catalog)"))
         let value = try target(config: #"{ "registrations": "loud" }"#)
         #expect(try check(value, config: true).stdout.contains("wiring-plugin.json: 'registrations': expected \"warning\", \"error\" or \"off\""))
+        let mistyped = try target(config: #"{ "manifests": "services.yaml" }"#)
+        #expect(try check(mistyped, config: true).stdout.contains("wiring-plugin.json: not a Wiring plugin configuration: manifests should be an array"))
+    }
+
+    /// A configuration that is not a regular file (a folder, a named pipe) is refused by what it
+    /// is, before anything can block, as a manifest is.
+    @Test func aConfigurationThatIsNotAFileIsRefusedByWhatItIs() throws {
+        let folder = try target()
+        let configuration = folder.appendingPathComponent("wiring-plugin.json")
+        try FileManager.default.createDirectory(at: configuration, withIntermediateDirectories: false)
+        #expect(try check(folder, config: true).stdout.contains("cannot read plugin configuration '\(configuration.path)': not a regular file (a folder)"))
+        try FileManager.default.removeItem(at: configuration)
+        #expect(mkfifo(configuration.path, 0o600) == 0)
+        let piped = try check(folder, config: true)
+        #expect(piped.status == 1)
+        #expect(piped.stdout.contains("cannot read plugin configuration '\(configuration.path)': not a regular file (a named pipe)"))
     }
 
     @Test func aListedManifestOutsideTheFolderIsChecked() throws {
