@@ -16,9 +16,15 @@ enum ManifestFinder {
     }
 
     /// Whether the file's first line that is neither blank nor a comment starts with `wiring:`.
-    /// Reads at most the first 64 KiB.
+    /// Reads at most the first 64 KiB, of a regular file only: opening a named pipe would block
+    /// the build until something writes to it.
+    ///
+    /// A file whose kind or text cannot be read is not taken for a manifest: nothing tells
+    /// that it is one. A manifest the tool must check whatever happens is one
+    /// `wiring-plugin.json` lists: the tool reads those and reports any it cannot read.
     static func startsWithWiring(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true,
+              let handle = try? FileHandle(forReadingFrom: url) else { return false }
         defer { try? handle.close() }
         let head = String(decoding: (try? handle.read(upToCount: 65_536)) ?? Data(), as: UTF8.self)
         for line in head.split(whereSeparator: \.isNewline) {

@@ -78,6 +78,17 @@ struct BuildPluginTests {
         #expect(changed.stdout.contains("Validating the Wiring manifests of CleanApp"))
     }
 
+    /// A named pipe among a target's files, named like a manifest, is not opened: the plugin
+    /// looks for manifests in regular files only. Opening it blocked the build until something
+    /// wrote to the pipe (a build of this fixture with one hung until stopped after 600 s).
+    @Test func aNamedPipeAmongTheTargetsFilesDoesNotBlockTheBuild() throws {
+        let pipe = clean + "/Sources/CleanApp/config/pipe.yaml"
+        #expect(mkfifo(pipe, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: pipe) }   // a failure to remove shows in the next run's mkfifo
+        let output = try BinaryRunner.swift(["build", "--scratch-path", scratch(clean)], in: clean, timeout: .seconds(300))
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+    }
+
     @Test func aBrokenManifestFailsTheBuildAtItsLines() throws {
         let output = try build(broken, "--target", "BrokenApp")
         #expect(output.status != 0)
