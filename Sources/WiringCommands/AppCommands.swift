@@ -135,6 +135,7 @@ public struct AppGraphCommand<App: WiringApp>: AsyncParsableCommand {
                     contexts: ContextSelection(contexts: options.contexts, environmentVariable: nil, launchArgument: nil, detectsTests: false),
                     options: recording)
                 _ = await container.instantiateAll()
+                // The graph is drawn from what was built; a failing shutdown hook has no edge to add.
                 try? await container.shutdown()
                 resolved = container.resolvedEdges
             }

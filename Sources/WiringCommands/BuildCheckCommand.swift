@@ -69,7 +69,7 @@ package struct BuildCheckCommand: AsyncParsableCommand {
         }
         let generated = FactoryKeysSource(uses: uses)
         if configuration.registrations != .off, let sources {
-            diagnostics += try registrationDiagnostics(uses, generated: generated, sourceList: sources,
+            diagnostics += registrationDiagnostics(uses, generated: generated, sourceList: sources,
                                                        severity: configuration.registrations == .error ? .error : .warning)
         }
         if configuration.strict { diagnostics.treatWarningsAsErrors() }
@@ -82,15 +82,27 @@ package struct BuildCheckCommand: AsyncParsableCommand {
     /// first use of it.
     private func registrationDiagnostics(
         _ uses: [Manifest.FactoryKeyUse], generated: FactoryKeysSource, sourceList: String, severity: Diagnostic.Severity
-    ) throws -> [Diagnostic] {
+    ) -> [Diagnostic] {
         var scan = RegistrationScan()
-        let list = try String(contentsOfFile: sourceList, encoding: .utf8)
+        var diagnostics: [Diagnostic] = []
+        let list: String
+        do {
+            list = try Self.text(of: sourceList)
+        } catch {
+            return [.error("cannot read the list of Swift sources '\(sourceList)': \(error.reason(limit: Self.maxSourceSize))", at: nil)]
+        }
         for path in list.split(separator: "\n") where !path.isEmpty {
-            if let text = try? String(contentsOfFile: String(path), encoding: .utf8) { scan.scan(text) }
+            // A source that cannot be read is said, not skipped in silence: the factories it
+            // registers would be reported as registered nowhere.
+            do {
+                scan.scan(try Self.text(of: String(path)))
+            } catch {
+                diagnostics.append(.warning("cannot read Swift source '\(path)' to find the factories it registers: "
+                                            + error.reason(limit: Self.maxSourceSize), at: nil))
+            }
         }
         let names = Dictionary(generated.constants.map { ($0.key, $0.name) }, uniquingKeysWith: { first, _ in first })
         var reported: Set<String> = []
-        var diagnostics: [Diagnostic] = []
         for use in uses where reported.insert(use.key).inserted {
             guard !scan.names(use.key, constant: names[use.key] ?? use.key) else { continue }
             var diagnostic = Diagnostic(
@@ -103,9 +115,18 @@ package struct BuildCheckCommand: AsyncParsableCommand {
         return diagnostics
     }
 
+    /// The largest Swift source (or list of sources) read, in bytes.
+    static let maxSourceSize = 64 << 20
+
+    /// The text of the file at `path`, read as manifests are (a pipe or a device is refused).
+    private static func text(of path: String) throws(SourceFiles.ReadError) -> String {
+        String(decoding: try SourceFiles.read(path, limit: maxSourceSize), as: UTF8.self)
+    }
+
     /// Writes `text` unless the file already holds it, so an unchanged file does not make the
     /// target compile again.
     private static func write(_ text: String, to path: String) throws {
+        // A file that cannot be read (the first build has none) is written.
         if let existing = try? String(contentsOfFile: path, encoding: .utf8), existing == text { return }
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
         try text.write(toFile: path, atomically: true, encoding: .utf8)

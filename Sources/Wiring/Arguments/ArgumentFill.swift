@@ -114,6 +114,7 @@ final class ArgumentFill {
         let decodable = passedOver.isEmpty
         let holdsReference = args?.holdsServiceReference ?? false
         let decode = { holdsReference ? try typed.plan(map) : try typed.decode(map, references: nil) }
+        // A failure to decode is not lost: the full check below reports every problem it has.
         if decodable, let decoded = try? decode() {
             let unknown = check(read: read, of: owner, at: location, factoryKey: factoryKey, against: typed.schema, keysOnly: true)
             return unknown.isEmpty ? (decoded, []) : (nil, Self.excludingInherited(unknown, of: owner, reported: reported, by: serviceOwner))

@@ -71,6 +71,7 @@ final class ContainerLife: Sendable {
         closed.store(true, ordering: .releasing)
         if let start {
             start.cancel()
+            // Only its end is awaited: how it failed is what `start()` threw to its caller.
             _ = try? await start.value
         }
         // Nothing is refreshed once shutdown began.

@@ -162,6 +162,7 @@ private final class HookRun: @unchecked Sendable {
                 }
             }
             let timer = Task {
+                // The sleep throws only when the timer is cancelled: the hooks ended in time.
                 guard (try? await Task.sleep(for: timeout)) != nil else { return }
                 if run.end(ShutdownError.TimedOut(timeout: timeout)) { work.cancel() }
             }

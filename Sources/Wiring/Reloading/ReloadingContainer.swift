@@ -60,6 +60,8 @@ public final class ReloadingContainer: Sendable {
         let size: Int
         let modified: Date?
 
+        /// `nil` for a file that cannot be looked at (removed mid-save): a stamp that changes
+        /// like any other, so the reload that follows reads the file and reports why it cannot.
         init?(_ path: String) {
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
             size = (attributes[.size] as? Int) ?? -1
@@ -142,6 +144,7 @@ public final class ReloadingContainer: Sendable {
             let interval = pollInterval
             state.watch = Task { [weak self] in
                 while !Task.isCancelled {
+                    // The sleep throws only when the watch is cancelled: it then ends.
                     guard (try? await Task.sleep(for: interval)) != nil, let self else { return }
                     await self.reloadIfChanged()
                 }

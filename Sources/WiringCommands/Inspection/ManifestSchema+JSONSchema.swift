@@ -69,6 +69,7 @@ extension ManifestSchema {
         root["title"] = overlay ? "Wiring overlay file (one context, beside its manifest)" : "Wiring manifest"
         root["$defs"] = definitions
         typeArguments(&root, by: arguments, overlay: overlay)
+        // Strings, numbers, flags, arrays and dictionaries only: the serialization cannot fail.
         let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return data + Data("\n".utf8)
     }

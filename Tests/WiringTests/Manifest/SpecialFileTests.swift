@@ -89,6 +89,18 @@ struct SpecialFileTests {
         #expect(result.diagnostics.first?.location?.line == 2 && result.diagnostics.first?.location?.column == 11)
     }
 
+    /// Overlay files are found by listing the root's folder; a folder that cannot be listed is
+    /// said (the loader's warning), with the reason the listing gives. As root, no folder of a
+    /// readable manifest refuses a listing, so the listing itself is checked here.
+    @Test func aFolderListingSaysWhyItFailed() throws {
+        let folder = try TestSupport.temporaryFolder()
+        try "wiring: 1\n".write(to: folder.appendingPathComponent("services.yaml"), atomically: true, encoding: .utf8)
+        #expect(try SourceFiles.names(in: folder.path) == ["services.yaml"])
+        #expect(throws: SourceFiles.ReadError.cannotOpen("Not a directory")) {
+            try SourceFiles.names(in: folder.appendingPathComponent("services.yaml").path)
+        }
+    }
+
     @Test func aCatalogThatIsANamedPipeIsRefused() throws {
         let pipe = try TestSupport.temporaryFolder().appendingPathComponent("factories.json")
         try makeFIFO(pipe)

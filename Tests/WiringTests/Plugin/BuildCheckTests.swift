@@ -52,6 +52,25 @@ struct BuildCheckTests {
         #expect(text.contains("    static let all: [FactoryKey] = [consoleGreeter, systemClock, fixedClock]\n"))
     }
 
+    /// A listed source that cannot be read is said, not skipped: the factories it registers
+    /// would otherwise be reported as registered nowhere. A list that cannot be read is an error.
+    @Test func aSourceThatCannotBeReadIsSaidNotSkipped() throws {
+        let folder = try target()
+        let missing = folder.appendingPathComponent("Gone.swift").path
+        try (folder.appendingPathComponent("main.swift").path + "\n" + missing + "\n" + folder.path + "\n")
+            .write(to: folder.appendingPathComponent("sources.txt"), atomically: true, encoding: .utf8)
+        let output = try check(folder)
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("warning: cannot read Swift source '\(missing)' to find the factories it registers: no such file or directory"), "\(output.stdout)")
+        #expect(output.stdout.contains("warning: cannot read Swift source '\(folder.path)' to find the factories it registers: not a regular file (a folder)"), "\(output.stdout)")
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("sources.txt"))
+        let noList = try check(folder)
+        #expect(noList.status == 1)
+        #expect(noList.stdout.contains("error: cannot read the list of Swift sources '\(folder.path)/sources.txt': no such file or directory"), "\(noList.stdout)")
+        // The keys are still generated, so the target still compiles.
+        #expect(try generated(folder).contains("static let consoleGreeter"))
+    }
+
     @Test func aCatalogInTheConfigurationChecksTypedArgumentsAtTheirLines() throws {
         let folder = try target(
             manifest: "wiring: 1\nimports: [clock.yaml]\nservices:\n  Greeter: { factory: console-greeter, args: { greeting: 5, loud: yes } }\n",

@@ -282,7 +282,20 @@ private struct ImportReader {
         let fileName = slash.map { String(root[root.index(after: $0)...]) } ?? root
         guard let dot = fileName.lastIndex(of: ".") else { return [] }
         let stem = fileName[..<dot], suffix = fileName[dot...]
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let names: [String]
+        do {
+            names = try SourceFiles.names(in: folder)
+        } catch {
+            // A root that could not be read was reported, and its folder may be missing too. A
+            // folder that holds a root that was read but cannot be listed (no read permission
+            // on it) may hide contexts: said, not skipped.
+            guard sources[root] != nil else { return [] }
+            let reason = error.reason(limit: limits.maxFileSize)
+            diagnostics.append(.warning(
+                "cannot list folder '\(folder)' to find the overlay files of '\(fileName)': \(reason); contexts in overlay files are not read",
+                at: nil))
+            return []
+        }
         var contexts: [ContextDefinition] = []
         // Sorted once filtered: the folder may hold many other files (a temporary directory).
         let prefix = stem + "."

@@ -63,6 +63,18 @@ package enum SourceFiles {
         return bytes
     }
 
+    /// The names of the entries of `folder`, but `.` and `..`, in the order the system gives.
+    static func names(in folder: String) throws(ReadError) -> [String] {
+        guard let directory = opendir(folder) else { throw .cannotOpen(String(cString: strerror(errno))) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// What a file that is not a regular file is, for a message; `nil` for a regular file.
     private static func kind(of info: stat) -> String? {
         switch info.st_mode & S_IFMT {
