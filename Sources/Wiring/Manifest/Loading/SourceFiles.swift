@@ -68,8 +68,11 @@ package enum SourceFiles {
         guard let directory = opendir(folder) else { throw .cannotOpen(String(cString: strerror(errno))) }
         defer { closedir(directory) }
         var names: [String] = []
+        // The name is read in place, up to its end: an entry is allocated only as long as its
+        // name, so a copy of the whole `d_name` array would read past it.
+        let nameOffset = MemoryLayout<dirent>.offset(of: \.d_name)!   // a stored field: its offset is known
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
             if name != ".", name != ".." { names.append(name) }
         }
         return names
