@@ -244,7 +244,7 @@ struct ModelCheckTests {
                 // Only its place: what it resolves (a `ModelKeeper`) every such program declares.
                 if !valid(.added, place) { return false }
                 keepers += 1
-            case .resolveKept(let number, let key, _): if number >= keepers || program.service(key) == nil { return false }
+            case .resolveKept(let number, let key, _, _): if number >= keepers || program.service(key) == nil { return false }
             case .reset, .shutDown, .start, .advance, .resetScope: break
             }
         }

@@ -312,7 +312,8 @@ struct ModelGenerator {
                 operations.append(.keepContext(place(scopes: scopes, children: children)))
                 keepers += 1
             case 123..<126 where keepers > 0:
-                operations.append(.resolveKept(Int.random(in: 0..<keepers, using: &random), pick(program.services).key, awaited: chance(40)))
+                operations.append(.resolveKept(Int.random(in: 0..<keepers, using: &random), pick(program.services).key,
+                                               awaited: chance(40), typed: chance(50)))
             default:
                 let aliases = (0..<ModelProgram.aliasCount).filter { alias in program.services.contains { $0.aliases.contains(alias) } }
                 if chance(50), !aliases.isEmpty {

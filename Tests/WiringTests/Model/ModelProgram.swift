@@ -161,10 +161,11 @@ struct ModelProgram: CustomStringConvertible {
         case lazyRead(alias: Int, Place, readers: Int)
         /// A ``ModelKeeper`` resolved at `place`: its factory keeps its context.
         case keepContext(Place)
-        /// A resolve by key through the `n`th context kept (`keeper.context.resolve(key:)`), with
-        /// `await` when `awaited`: it continues the resolution that built the keeper (its `graph`
-        /// instances, its scope), in the container that built it.
-        case resolveKept(Int, String, awaited: Bool)
+        /// A resolve by key through the `n`th context kept (`keeper.context.resolve(key:)`), or by
+        /// the key's class when `typed` (`keeper.context.resolve(S3.self)`), with `await` when
+        /// `awaited`: it continues the resolution that built the keeper (its `graph` instances,
+        /// its scope), in the container that built it.
+        case resolveKept(Int, String, awaited: Bool, typed: Bool = false)
     }
 
     var services: [Service]

@@ -144,7 +144,7 @@ extension ModelRunner {
                 }
                 keepers.append((world, scope, ReferenceModel.Resolution()))
                 observation.record("\(index)", .list([]))
-            case .resolveKept(let number, let key, let awaited):
+            case .resolveKept(let number, let key, let awaited, _):   // by key or by its class: the same service
                 guard let keeper = keepers[number] else { observation.note("\(index): skipped"); continue }
                 // As a scope's: a kept context of a container shut down says so, declared or not.
                 guard !keeper.world.isShutDown else {

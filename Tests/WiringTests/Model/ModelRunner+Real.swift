@@ -197,12 +197,17 @@ extension ModelRunner {
                     return [ModelNode]()
                 })
                 keepers.append(keeper)
-            case .resolveKept(let number, let key, let awaited):
+            case .resolveKept(let number, let key, let awaited, let typed):
                 guard let keeper = keepers[number] else { observation.note("\(index): skipped"); continue }
-                if awaited {
+                switch (awaited, typed) {
+                case (true, false):
                     observation.record("\(index)", await awaitedOutcome { try await keeper.context.resolve(key: key) })
-                } else {
+                case (true, true):
+                    observation.record("\(index)", await awaitedOutcome { try await resolveTypedAwaiting(ModelNode.type(of: key), through: keeper.context) })
+                case (false, false):
                     observation.record("\(index)", outcome { try keeper.context.resolve(key: key) })
+                case (false, true):
+                    observation.record("\(index)", outcome { try resolveTyped(ModelNode.type(of: key), through: keeper.context) })
                 }
             case .lazyRead(let alias, let where_, let readers):
                 guard let (resolving, _) = place(where_) else { observation.note("\(index): skipped"); continue }
