@@ -70,7 +70,7 @@ package struct BuildCheckCommand: AsyncParsableCommand {
         let generated = FactoryKeysSource(uses: uses)
         if configuration.registrations != .off, let sources {
             diagnostics += registrationDiagnostics(uses, generated: generated, sourceList: sources,
-                                                       severity: configuration.registrations == .error ? .error : .warning)
+                                                   severity: configuration.registrations == .error ? .error : .warning)
         }
         if configuration.strict { diagnostics.treatWarningsAsErrors() }
         for diagnostic in diagnostics { print(diagnostic.formatted()) }

@@ -24,7 +24,7 @@ enum JSONProblem {
     }
 
     /// `autowired.note-service[1]`: keys joined with dots, indexes in brackets.
-    static func place(_ path: [any CodingKey], whole: String) -> String {
+    private static func place(_ path: [any CodingKey], whole: String) -> String {
         guard !path.isEmpty else { return whole }
         return path.reduce("") { place, key in
             if let index = key.intValue { return place + "[\(index)]" }
