@@ -229,6 +229,10 @@ struct ModelProgram: CustomStringConvertible {
         return service.key + (generation > 0 ? "^\(generation)" : "") + (service.readsConfig ? "${model.\(service.key)}" : "")
     }
 
+    /// The key of the plain autowired factory that builds the node labelled `label`: the
+    /// manifest names it, the program's registry registers it.
+    static func plainlyAutowiredFactory(_ label: String) -> String { "auto-plain-" + label }
+
     /// The factories of the plainly autowired services (``Service/autowiredPlainly``), by the
     /// label each builds, in every generation the program's reloads reach: the node's label, the
     /// class of its one dependency, whether its shutdown hook throws.
@@ -252,7 +256,7 @@ struct ModelProgram: CustomStringConvertible {
             // A service with a property hook has a factory of its own: the others stay plain. An
             // autowired one has the factory that takes its dependency's class.
             let factory = service.autowiredDependency.map { dependency in
-                service.autowiredPlainly ? "auto-plain-" + label(of: service, generation: generation)
+                service.autowiredPlainly ? plainlyAutowiredFactory(label(of: service, generation: generation))
                     : (service.isAsync ? "auto-async-" : "auto-") + dependency
             } ?? (service.hook == nil ? "" : "hooked-") + (service.isAsync ? "async-node" : "node")
             text += "\(inner)factory: \(factory)\n\(inner)scope: \(service.scope.rawValue)\n"

@@ -143,7 +143,7 @@ enum ModelRunner {
         for type in ModelNode.types { autowired(type) }
         // The plain form takes nothing but the dependency: one factory per label it builds.
         func plainlyAutowired<T: ModelService>(_ type: T.Type, label: String, fails: Bool) {
-            registry.autowire("auto-plain-\(label)") { (dependency: T) -> ModelNode in
+            registry.autowire(ModelProgram.plainlyAutowiredFactory(label)) { (dependency: T) -> ModelNode in
                 autowiredNode(label, dependency, fails: fails)
             }.onShutdown(shutDown)
         }
