@@ -98,6 +98,18 @@ public final class FactoryRegistry: Sendable {
         return register(key, overriding: overriding, entry)
     }
 
+    /// Registers `make`, a synchronous factory of `T`s that reads its service's typed `args`
+    /// as an `A`, and returns them as `Any`.
+    @usableFromInline
+    func registerSynchronous<T, A: Decodable & Sendable>(
+        _ key: String, overriding: Bool, at location: SourceLocation, autowired: [AutowiredDependency]?, arguments: A.Type,
+        _ make: @escaping @Sendable (FactoryContext) throws -> Any
+    ) -> FactoryRegistration<T> {
+        var entry = Entry(make: make, makeAsync: nil, shutdown: nil, location: location, arguments: TypedArguments(A.self))
+        entry.autowired = autowired
+        return register(key, overriding: overriding, entry)
+    }
+
     /// Registers an asynchronous factory under `key`: one that awaits (a connection, a file,
     /// another async service), or one isolated to an actor (`{ @MainActor r in ViewModel() }`).
     ///

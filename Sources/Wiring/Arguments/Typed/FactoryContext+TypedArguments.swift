@@ -4,6 +4,7 @@
 /// Arguments whose references could not be placed are decoded at each build.
 extension FactoryContext: ReferenceSource {
     /// The arguments of the factory running, as `A`.
+    @usableFromInline
     func typedArguments<A: Decodable & Sendable>(_ type: A.Type) throws(ResolutionError) -> A {
         guard let stored = decodedArguments else { return try decodeArguments(A.self, references: self) }
         return stored.slots.isEmpty ? stored.value as! A : try fill(stored, as: A.self, through: self)

@@ -77,6 +77,9 @@ struct AutowiredSlot: Sendable {
     @usableFromInline let kind: Kind
     /// Whether `kind` is `.object`, read first on the resolve path.
     @usableFromInline let isObject: Bool
+    /// Whether `kind` is `.object` or `.value`: the parameter is resolved as `r.resolve(P.self)`
+    /// resolves it, which a function of fixed arity inlines.
+    @usableFromInline let isResolvedByType: Bool
     /// The last stored type a `.value` parameter's instance was found castable from.
     private let castable = CastMemo()
 
@@ -92,6 +95,10 @@ struct AutowiredSlot: Sendable {
             kind = P.self is AnyObject.Type ? .object : .value
         }
         if case .object = kind { isObject = true } else { isObject = false }
+        switch kind {
+        case .object, .value: isResolvedByType = true
+        case .arguments, .optional: isResolvedByType = false
+        }
     }
 
     /// The service the parameter depends on; `nil` for the arguments.
@@ -170,9 +177,36 @@ extension FactoryContext {
         return try autowired(slots[index], as: P.self, arguments: arguments)
     }
 
+    /// The value of the parameter `slots[index]` of a function of fixed arity (up to six
+    /// parameters), inlined where `P` is known: a parameter resolved by type takes the path
+    /// `r.resolve(P.self)` takes, specialized as a hand-written closure is; the others (`args`,
+    /// an optional) are filled as a parameter pack's are.
+    @inlinable @inline(__always)
+    func autowired<P>(_ slots: [AutowiredSlot], at index: Int) throws(ResolutionError) -> P {
+        guard slots[index].isResolvedByType else { return try autowired(slots[index], as: P.self, arguments: nil) }
+        return try autowiredByType(P.self)
+    }
+
+    /// The value of the parameter `slots[index]` of a function of fixed arity whose service has
+    /// typed `args`, `arguments` (a separate function: a default `Any?` argument costs the
+    /// form without them about 30 instructions a parameter to destroy).
+    @inlinable @inline(__always)
+    func autowired<P>(_ slots: [AutowiredSlot], at index: Int, arguments: Any) throws(ResolutionError) -> P {
+        guard slots[index].isResolvedByType else { return try autowired(slots[index], as: P.self, arguments: arguments) }
+        return try autowiredByType(P.self)
+    }
+
+    /// A parameter resolved by type, as `r.resolve(P.self)` resolves it.
+    @inlinable @inline(__always)
+    func autowiredByType<P>(_ type: P.Type) throws(ResolutionError) -> P {
+        var instance = try dependency(P.self, name: nil)
+        if let typed = Container.cast(&instance, to: P.self) { return typed }
+        throw typeMismatch(instance, expected: P.self, name: nil)
+    }
+
     /// The value of the parameter `slot` that is not a class stored as itself.
-    @inline(never)
-    private func autowired<P>(_ slot: AutowiredSlot, as type: P.Type, arguments: Any?) throws(ResolutionError) -> P {
+    @usableFromInline @inline(never)
+    func autowired<P>(_ slot: AutowiredSlot, as type: P.Type, arguments: Any?) throws(ResolutionError) -> P {
         switch slot.kind {
         case .object, .value:
             return try slot.cast(try dependency(slot.type, name: nil), as: P.self, context: self)

@@ -71,13 +71,12 @@ extension FactoryRegistry {
         fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         let slots = AutowiredSlot.slots(for: repeat (each D).self, arguments: A.self)
-        var entry = Entry(make: { r in
+        return registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
+                                   autowired: Self.dependencies(slots), arguments: A.self) { r in
             let arguments = try r.typedArguments(A.self)
             var next = 0
             return try make(repeat try r.autowired(slots, &next, as: (each D).self, arguments: arguments))
-        }, makeAsync: nil, shutdown: nil, location: SourceLocation(file: fileID, line: line, column: column), arguments: TypedArguments(A.self))
-        entry.autowired = Self.dependencies(slots)
-        return register(key, overriding: overriding, entry)
+        }
     }
 
     /// Registers an async initializer that also takes its service's typed `args`, as the

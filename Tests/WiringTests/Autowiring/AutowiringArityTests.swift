@@ -1,0 +1,72 @@
+import Testing
+@testable import Wiring
+
+/// Every number of autowired parameters, through each form of `autowire`: Swift picks a form
+/// of fixed arity for a synchronous function of up to six parameters and the parameter pack's
+/// form for more, and both must fill each kind of parameter alike.
+@Suite("Autowiring, every number of parameters")
+struct AutowiringArityTests {
+    enum Form: String, CaseIterable, Sendable {
+        case key, type, args, keyThroughThePack, typeThroughThePack, argsThroughThePack
+
+        var readsArguments: Bool { self == .args || self == .argsThroughThePack }
+        var isTypeKeyed: Bool { self == .type || self == .typeThroughThePack }
+    }
+
+    static let parts = ["a", "b", "c", "d", "nil", "f", "g"]
+    static let dependencies = ["ArityA", "ArityProtocol", "ArityC?", "ArityD", "ArityE?", "ArityF", "ArityG"]
+
+    static func container(arity: Int, form: Form) throws -> (Container, FactoryRegistry) {
+        let registry = FactoryRegistry()
+        registry.factory("a") { _ in ArityA() }
+        registry.factory("b") { _ in ArityB() }
+        registry.factory("c") { _ in ArityC() }
+        registry.factory("d") { _ in ArityD() }
+        registry.factory("f") { _ in ArityF() }
+        registry.factory("g") { _ in ArityG() }
+        ArityRegistration.register(registry, arity: arity, form: form)
+        let built = form.isTypeKeyed ? "ArityBuilt: {}" : "built: { factory: built\(form.readsArguments ? ", args: { size: 3 }" : "") }"
+        let manifest = try AutowiringFixture.temporaryManifest("""
+            services:
+              ArityA: { factory: a, scope: singleton }
+              ArityB: { factory: b, implements: [ArityProtocol] }
+              ArityC: { factory: c }
+              ArityD: { factory: d }
+              ArityF: { factory: f }
+              ArityG: { factory: g }
+              \(built)
+
+            """)
+        return (try Container(manifest: manifest, registry: registry, contexts: .none), registry)
+    }
+
+    @Test(arguments: 0...7, Form.allCases)
+    func eachParameterIsFilledByItsKind(arity: Int, form: Form) throws {
+        let (container, registry) = try Self.container(arity: arity, form: form)
+        let built = try form.isTypeKeyed ? container.resolve(ArityBuilt.self) : #require(try container.resolve(key: "built") as? ArityBuilt)
+        let resolved = form.readsArguments ? max(arity - 1, 0) : arity
+        let expected = (form.readsArguments && arity > 0 ? ["args:3"] : []) + Self.parts.prefix(resolved)
+        #expect(built.parts == expected)
+        if resolved > 0 {
+            // The singleton the container keeps, not another instance.
+            #expect(built.first === (try container.resolve(ArityA.self)))
+        }
+        let key = form.isTypeKeyed ? "ArityBuilt" : "built"
+        #expect(registry.autowiredDependencies[key]?.map(\.description) == Array(Self.dependencies.prefix(resolved)))
+    }
+
+    /// A parameter given a service of another type is a type mismatch in either lane, at the
+    /// first build and at a later one (the pack's lane remembers a cast that succeeded).
+    @Test(arguments: [Form.key, .keyThroughThePack])
+    func aServiceOfAnotherTypeIsATypeMismatch(form: Form) throws {
+        let (container, _) = try Self.container(arity: 4, form: form)
+        _ = try container.resolve(key: "built")
+        let child = try container.child {
+            $0.override(key: "ArityB") { _ in ArityA() }
+            $0.override(key: "ArityD") { _ in ArityA() }
+        }
+        #expect(throws: ResolutionError.self) { try child.resolve(key: "built") }
+        let classes = try container.child { $0.override(key: "ArityD") { _ in ArityA() } }
+        #expect(throws: ResolutionError.self) { try classes.resolve(key: "built") }
+    }
+}
