@@ -336,15 +336,19 @@ struct ModelCheckTests {
         #expect(lines.contains("built: S0×1 S1×1"), "\(lines)")
     }
 
-    /// Each form of autowired factory (the plain one, the one with `args:`, the async one)
-    /// resolves its parameter in its factory's resolution: a cycle back through a typed resolve
-    /// is reported as one, not met in a resolution of its own (shrunk from a planted bug in the
-    /// async form, which the model met only after 3,875 programs from seed 1).
-    @Test(arguments: [(plainly: true, async: false), (plainly: false, async: false), (plainly: false, async: true)])
-    func everyAutowiredFormResolvesItsParameterInItsResolution(form: (plainly: Bool, async: Bool)) async {
+    /// Each form of autowired factory (the plain one, the one with `args:`, each of fixed arity
+    /// and through the parameter pack; the async one) resolves its parameter in its factory's
+    /// resolution: a cycle back through a typed resolve is reported as one, not met in a
+    /// resolution of its own (shrunk from a planted bug in the async form, which the model met
+    /// only after 3,875 programs from seed 1).
+    @Test(arguments: [(plainly: true, async: false, pack: false), (plainly: true, async: false, pack: true),
+                      (plainly: false, async: false, pack: false), (plainly: false, async: false, pack: true),
+                      (plainly: false, async: true, pack: true)])
+    func everyAutowiredFormResolvesItsParameterInItsResolution(form: (plainly: Bool, async: Bool, pack: Bool)) async {
         var autowired = ModelProgram.Service(key: "S3", scope: .unique, dependencies: [.autowired("S4")], aliases: [], tags: [], variants: [])
         autowired.autowiredPlainly = form.plainly
         autowired.isAsync = form.async
+        autowired.autowiredThroughThePack = form.pack
         let program = ModelProgram(services: [
             autowired,
             .init(key: "S4", scope: .unique, dependencies: [.typed("S3")], aliases: [], tags: [], variants: []),

@@ -100,6 +100,8 @@ struct ModelGenerator {
                !services[index].readsConfig, chance(12) {
                 dependencies = [.autowired(services[later].key)]
                 services[index].autowiredPlainly = !services[index].isAsync && chance(50)
+                // Every other service, with no draw of its own, so that a seed's programs stay.
+                services[index].autowiredThroughThePack = !services[index].isAsync && index % 2 == 1
             }
             services[index].dependencies = dependencies
             reachesScoped[index] = services[index].scope == .scoped || services[index].variants.contains { $0.scope == .scoped }

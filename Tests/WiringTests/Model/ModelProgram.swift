@@ -87,6 +87,11 @@ struct ModelProgram: CustomStringConvertible {
         /// (``ModelProgram/plainlyAutowired``). Otherwise the form with `args:`, which reads the
         /// label from them, sync or async as the service is.
         var autowiredPlainly = false
+        /// Whether its synchronous autowired factory is registered through the parameter pack's
+        /// form (``TestSupport/autowireThroughThePack(_:_:_:)``), which an app reaches with
+        /// seven parameters or more; otherwise through the form of fixed arity Swift picks for
+        /// its one or two. An async one always takes the pack's.
+        var autowiredThroughThePack = false
 
         /// The service an autowired factory builds this one from, when it is one.
         var autowiredDependency: String? {
@@ -231,17 +236,21 @@ struct ModelProgram: CustomStringConvertible {
 
     /// The key of the plain autowired factory that builds the node labelled `label`: the
     /// manifest names it, the program's registry registers it.
-    static func plainlyAutowiredFactory(_ label: String) -> String { "auto-plain-" + label }
+    static func plainlyAutowiredFactory(_ label: String, throughThePack: Bool) -> String {
+        (throughThePack ? "auto-plain-packed-" : "auto-plain-") + label
+    }
 
     /// The factories of the plainly autowired services (``Service/autowiredPlainly``), by the
     /// label each builds, in every generation the program's reloads reach: the node's label, the
     /// class of its one dependency, whether its shutdown hook throws.
-    var plainlyAutowired: [(label: String, dependency: String, fails: Bool)] {
+    var plainlyAutowired: [(label: String, dependency: String, fails: Bool, throughThePack: Bool)] {
         let reloads = operations.filter { if case .reload = $0 { true } else { false } }.count
         // A shrunk program may keep the flag of a service whose dependency it dropped.
         return services.filter(\.autowiredPlainly).flatMap { service in
             service.autowiredDependency.map { dependency in
-                (0...reloads).map { (Self.label(of: service, generation: $0), dependency, service.failsShutdown) }
+                (0...reloads).map {
+                    (Self.label(of: service, generation: $0), dependency, service.failsShutdown, service.autowiredThroughThePack)
+                }
             } ?? []
         }
     }
@@ -256,8 +265,9 @@ struct ModelProgram: CustomStringConvertible {
             // A service with a property hook has a factory of its own: the others stay plain. An
             // autowired one has the factory that takes its dependency's class.
             let factory = service.autowiredDependency.map { dependency in
-                service.autowiredPlainly ? plainlyAutowiredFactory(label(of: service, generation: generation))
-                    : (service.isAsync ? "auto-async-" : "auto-") + dependency
+                service.autowiredPlainly
+                    ? plainlyAutowiredFactory(label(of: service, generation: generation), throughThePack: service.autowiredThroughThePack)
+                    : (service.isAsync ? "auto-async-" : service.autowiredThroughThePack ? "auto-packed-" : "auto-") + dependency
             } ?? (service.hook == nil ? "" : "hooked-") + (service.isAsync ? "async-node" : "node")
             text += "\(inner)factory: \(factory)\n\(inner)scope: \(service.scope.rawValue)\n"
         }

@@ -124,7 +124,7 @@ enum ModelRunner {
         registry.factory("hooked-async-node") { r in try await asyncNode(r) }.onShutdown(shutDown).resolvingProperties(runHook)
         // Autowired factories for each service class: built from one dependency of that class,
         // resolved by type, with its label (and whether its shutdown hook fails) from typed args,
-        // synchronous and async.
+        // synchronous (in the form of fixed arity and through the parameter pack) and async.
         @Sendable func autowiredNode(_ label: String, _ dependency: ModelNode, fails: Bool) -> ModelNode {
             let node = ModelNode.make(key: ModelNode.key(ofLabel: label), label: label, dependencies: [dependency])
             node.failsShutdown = fails
@@ -132,9 +132,11 @@ enum ModelRunner {
             return node
         }
         func autowired<T: ModelService>(_ type: T.Type) {
-            registry.autowire("auto-\(T.self)", { (args: ModelAutowiredArgs, dependency: T) -> ModelNode in
+            let make = { @Sendable (args: ModelAutowiredArgs, dependency: T) -> ModelNode in
                 autowiredNode(args.label, dependency, fails: args.fails ?? false)
-            }, args: ModelAutowiredArgs.self).onShutdown(shutDown)
+            }
+            registry.autowire("auto-\(T.self)", make, args: ModelAutowiredArgs.self).onShutdown(shutDown)
+            TestSupport.autowireThroughThePack(registry, "auto-packed-\(T.self)", make, args: ModelAutowiredArgs.self).onShutdown(shutDown)
             registry.autowire("auto-async-\(T.self)", { @concurrent (args: ModelAutowiredArgs, dependency: T) async -> ModelNode in
                 await Task.yield()
                 return autowiredNode(args.label, dependency, fails: args.fails ?? false)
@@ -142,13 +144,17 @@ enum ModelRunner {
         }
         for type in ModelNode.types { autowired(type) }
         // The plain form takes nothing but the dependency: one factory per label it builds.
-        func plainlyAutowired<T: ModelService>(_ type: T.Type, label: String, fails: Bool) {
-            registry.autowire(ModelProgram.plainlyAutowiredFactory(label)) { (dependency: T) -> ModelNode in
-                autowiredNode(label, dependency, fails: fails)
-            }.onShutdown(shutDown)
+        func plainlyAutowired<T: ModelService>(_ type: T.Type, label: String, fails: Bool, throughThePack: Bool) {
+            let key = ModelProgram.plainlyAutowiredFactory(label, throughThePack: throughThePack)
+            let make = { @Sendable (dependency: T) -> ModelNode in autowiredNode(label, dependency, fails: fails) }
+            if throughThePack {
+                TestSupport.autowireThroughThePack(registry, key, make).onShutdown(shutDown)
+            } else {
+                registry.autowire(key, make).onShutdown(shutDown)
+            }
         }
-        for (label, dependency, fails) in program.plainlyAutowired {
-            plainlyAutowired(ModelNode.type(of: dependency), label: label, fails: fails)
+        for (label, dependency, fails, throughThePack) in program.plainlyAutowired {
+            plainlyAutowired(ModelNode.type(of: dependency), label: label, fails: fails, throughThePack: throughThePack)
         }
         registry.factory("decorator") { r in
             let inner = try r.decorated(ModelNode.self)
