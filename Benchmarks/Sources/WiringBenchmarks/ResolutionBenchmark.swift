@@ -25,6 +25,12 @@ final class AutowiredComposite: Sendable {
     let a: Leaf1, b: Leaf2, c: Leaf3
     init(a: Leaf1, b: Leaf2, c: Leaf3) { (self.a, self.b, self.c) = (a, b, c) }
 }
+/// `Composite` again, autowired through the parameter pack's form of `registry.autowire`,
+/// which an app reaches with seven parameters or more (three take a form of fixed arity).
+final class PackedComposite: Sendable {
+    let a: Leaf1, b: Leaf2, c: Leaf3
+    init(a: Leaf1, b: Leaf2, c: Leaf3) { (self.a, self.b, self.c) = (a, b, c) }
+}
 /// A diamond: `Top` needs `Left` and `Right`, which both need the one `Bottom` of the resolution.
 final class Bottom: Sendable {}
 final class Left: Sendable {
@@ -83,6 +89,7 @@ enum ResolutionBenchmark {
             scope: unique
             args: { a: !service Leaf1, b: !service Leaf2, c: !service Leaf3 }
           AutowiredComposite: { factory: autowired-composite, scope: unique }
+          PackedComposite: { factory: packed-composite, scope: unique }
           Bottom: { factory: bottom, scope: graph }
           Left: { factory: left, scope: unique }
           Right: { factory: right, scope: unique }
@@ -92,11 +99,14 @@ enum ResolutionBenchmark {
         """
 
     /// Resolves the "unique, 3 dependencies" row's service `count` times and nothing else, so
-    /// that a profiler sees Wiring's path alone; `autowired`: the autowired row's service.
-    static func profileUnique(_ count: Int, autowired: Bool = false) throws {
+    /// that a profiler sees Wiring's path alone; `autowired`: the autowired row's service;
+    /// `packed`: the one autowired through the parameter pack.
+    static func profileUnique(_ count: Int, autowired: Bool = false, packed: Bool = false) throws {
         let wiring = try wiringContainer()
         var last: AnyObject?
-        if autowired {
+        if packed {
+            for _ in 0..<count { last = try wiring.resolve(PackedComposite.self) }
+        } else if autowired {
             for _ in 0..<count { last = try wiring.resolve(AutowiredComposite.self) }
         } else {
             for _ in 0..<count { last = try wiring.resolve(Composite.self) }
@@ -120,6 +130,7 @@ enum ResolutionBenchmark {
             DeclaredComposite(a: try r.arg("a"), b: try r.arg("b"), c: try r.arg("c"))
         }
         registry.autowire("autowired-composite", AutowiredComposite.init)
+        autowireThroughThePack(registry, "packed-composite", PackedComposite.init)
         registry.factory("bottom") { _ in Bottom() }
         registry.factory("left") { r in Left(bottom: try r.resolve()) }
         registry.factory("right") { r in Right(bottom: try r.resolve()) }
@@ -127,6 +138,14 @@ enum ResolutionBenchmark {
         registry.factory("per-thread-0") { _ in PerThread0() }
         registry.factory("per-thread-1") { _ in PerThread1() }
         return try Wiring.Container(manifest: path, registry: registry, contexts: .none, options: options)
+    }
+
+    /// `registry.autowire(key, make)` through the parameter pack's form: `D` is a pack here,
+    /// which no form of fixed arity takes.
+    static func autowireThroughThePack<T, each D>(
+        _ registry: FactoryRegistry, _ key: String, _ make: @escaping @Sendable (repeat each D) throws -> T
+    ) {
+        registry.autowire(key, make)
     }
 
     static func swinjectContainer() -> Swinject.Container {
@@ -229,6 +248,10 @@ enum ResolutionBenchmark {
                 floor: loop(iterations) { try wiring.resolve(Composite.self) }),
             Row(name: "unique, 3 autowired dependencies", floorName: "3 resolved in code",
                 wiring: loop(iterations) { try wiring.resolve(AutowiredComposite.self) },
+                swinject: loop(iterations) { swinject.resolve(Composite.self)! },
+                floor: loop(iterations) { try wiring.resolve(Composite.self) }),
+            Row(name: "unique, 3 autowired through the pack", floorName: "3 resolved in code",
+                wiring: loop(iterations) { try wiring.resolve(PackedComposite.self) },
                 swinject: loop(iterations) { swinject.resolve(Composite.self)! },
                 floor: loop(iterations) { try wiring.resolve(Composite.self) }),
             Row(name: "graph diamond (4 services)", floorName: "direct init",

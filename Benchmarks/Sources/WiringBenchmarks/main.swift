@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: WiringBenchmarks [resolution] [async] [observing] [loading] [scaling] [arguments] [autowiring] [children] [refresh] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH] [--profile-requests N [unique|served|byhand] [cold] [observed]] [--profile-resolve N [autowired]] [--profile-start N]
+// Usage: WiringBenchmarks [resolution] [async] [observing] [loading] [scaling] [arguments] [autowiring] [children] [refresh] [--sizes 1000,10000] [--repetitions N] [--iterations N] [--no-yams] [--only <operation>] [--profile-load N] [--profile-bare N] [--profile-contexts N] [--profile-validate PATH] [--profile-requests N [unique|served|byhand] [cold] [observed]] [--profile-resolve N [autowired|packed]] [--profile-start N]
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
@@ -48,10 +48,10 @@ if let count = option("--profile-requests").flatMap(Int.init) {
     exit(0)
 }
 
-// `--profile-resolve N [autowired]`: only N resolves of the "unique, 3 dependencies" row's service
-// (or of the autowired row's), for a profiler.
+// `--profile-resolve N [autowired|packed]`: only N resolves of the "unique, 3 dependencies" row's service
+// (or of the autowired row's, or of the one autowired through the parameter pack), for a profiler.
 if let count = option("--profile-resolve").flatMap(Int.init) {
-    try ResolutionBenchmark.profileUnique(count, autowired: arguments.contains("autowired"))
+    try ResolutionBenchmark.profileUnique(count, autowired: arguments.contains("autowired"), packed: arguments.contains("packed"))
     exit(0)
 }
 
