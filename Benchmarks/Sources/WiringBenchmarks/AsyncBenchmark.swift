@@ -34,6 +34,17 @@ final class RequestQueries: Sendable {
     init(pool: RequestPool, work: RequestWork, log: RequestLog) { (self.pool, self.work, self.log) = (pool, work, log) }
 }
 
+/// A service with an async initializer and three class dependencies, built by a closure that
+/// awaits each, and the same autowired (`registry.autowire`, the async form: a parameter pack).
+final class AwaitedComposite: Sendable {
+    let a: Leaf1, b: Leaf2, c: Leaf3
+    init(a: Leaf1, b: Leaf2, c: Leaf3) async { (self.a, self.b, self.c) = (a, b, c) }
+}
+final class AwaitedAutowiredComposite: Sendable {
+    let a: Leaf1, b: Leaf2, c: Leaf3
+    init(a: Leaf1, b: Leaf2, c: Leaf3) async { (self.a, self.b, self.c) = (a, b, c) }
+}
+
 /// `await` resolves, request scopes and an async singleton's first build under contention.
 enum AsyncBenchmark {
     static let manifest = """
@@ -46,6 +57,11 @@ enum AsyncBenchmark {
           UniqueConnection: { factory: unique-connection, scope: unique }
           UniqueUnit: { factory: unique-unit, scope: unique }
           ColdPool: { factory: cold-pool, scope: singleton }
+          Leaf1: { factory: leaf1, scope: unique }
+          Leaf2: { factory: leaf2, scope: unique }
+          Leaf3: { factory: leaf3, scope: unique }
+          AwaitedComposite: { factory: awaited-composite, scope: unique }
+          AwaitedAutowiredComposite: { factory: awaited-autowired-composite, scope: unique }
           RequestLog: { factory: request-log, scope: scoped }
           RequestWork: { factory: request-work, scope: scoped, args: { log: !service RequestLog } }
           RequestQueries:
@@ -73,6 +89,13 @@ enum AsyncBenchmark {
         registry.factory("request-queries") { r in
             RequestQueries(pool: try r.arg("pool"), work: try r.arg("work"), log: try r.arg("log"))
         }
+        registry.factory("leaf1") { _ in Leaf1() }
+        registry.factory("leaf2") { _ in Leaf2() }
+        registry.factory("leaf3") { _ in Leaf3() }
+        registry.factory("awaited-composite") { r in
+            await AwaitedComposite(a: try await r.resolve(), b: try await r.resolve(), c: try await r.resolve())
+        }
+        registry.autowire("awaited-autowired-composite", AwaitedAutowiredComposite.init)
         registry.factory("cold-pool") { _ in
             coldBuilds.add(1, ordering: .relaxed)
             try await Task.sleep(for: .milliseconds(10))
@@ -172,6 +195,25 @@ enum AsyncBenchmark {
         ])
         table.append(["await singleton resolve", perOp(resolves[1], iterations), perOp(resolves[0], iterations) + " (sync resolve)",
                       String(format: "%.2f×", resolveRatios[1])])
+
+        let (built, builtRatios) = try interleaved(repetitions: repetitions, [
+            ("closure", { () throws -> Any in
+                try blocking { () async throws -> AwaitedComposite in
+                    var last: AwaitedComposite?
+                    for _ in 0..<iterations { last = try await wiring.resolve(AwaitedComposite.self) }
+                    return last!
+                }
+            }),
+            ("autowired", { () throws -> Any in
+                try blocking { () async throws -> AwaitedAutowiredComposite in
+                    var last: AwaitedAutowiredComposite?
+                    for _ in 0..<iterations { last = try await wiring.resolve(AwaitedAutowiredComposite.self) }
+                    return last!
+                }
+            }),
+        ])
+        table.append(["await unique, 3 autowired (async init)", perOp(built[1], iterations),
+                      perOp(built[0], iterations) + " (3 awaited in code)", String(format: "%.2f×", builtRatios[1])])
 
         let (scoped, scopedRatios) = try interleaved(repetitions: repetitions, [
             ("unique", ResolutionBenchmark.loop(requests) { try wiring.resolve(UniqueUnit.self) }),

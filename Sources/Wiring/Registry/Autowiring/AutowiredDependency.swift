@@ -52,12 +52,13 @@ extension Optional: AutowiredOptional {
 /// How an autowired factory fills one of its parameters, worked out once when the factory is
 /// registered: from its typed `args`, as an optional service, or as a service resolved by type.
 ///
-/// Not generic: the work for each parameter runs inside a parameter pack's expansion, which
-/// Swift 6.3 does not specialize, so what a generic type or a generic cast would cost there
-/// (metadata lookups, a conformance check each build) is decided here once. A service built
-/// from three autowired class parameters costs 2,851 instructions against the hand-written
-/// closure's 2,473 (`WiringBenchmarks --profile-resolve N autowired`, under callgrind); with a
-/// generic slot type and `as? P` it cost 6,040.
+/// Not generic: the work for each parameter of the parameter pack's forms runs inside the
+/// pack's expansion, which Swift 6.3 does not specialize, so what a generic type or a generic
+/// cast would cost there (metadata lookups, a conformance check each build) is decided here
+/// once. A service built from three class parameters through the pack costs 2,851
+/// instructions against the hand-written closure's 2,475 (`WiringBenchmarks --profile-resolve
+/// N packed`, under callgrind); with a generic slot type and `as? P` it cost 6,040. The forms
+/// of fixed arity read only `isResolvedByType` on their specialized path.
 @usableFromInline
 struct AutowiredSlot: Sendable {
     @usableFromInline

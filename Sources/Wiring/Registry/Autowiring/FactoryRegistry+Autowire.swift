@@ -5,7 +5,9 @@ extension FactoryRegistry {
     // type, each as `r.resolve(P.self)` resolves it: no closure that resolves them by hand. Its
     // parameter types are recorded when it is registered, so that a container, `validate` and
     // the build plugin check them against the manifest before any factory runs. A closure that
-    // takes the context stays `factory`.
+    // takes the context stays `factory`. These forms take a parameter pack, any number of
+    // parameters; for a synchronous function of up to six, Swift picks a form of fixed arity
+    // instead (FactoryRegistry+AutowireArities.swift), which costs what the closure costs.
     //
     // An initializer isolated to a global actor is passed as `isolated:`: Swift would pick the
     // plain form for an unlabelled reference and reject it for losing its actor. The async
