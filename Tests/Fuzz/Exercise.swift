@@ -64,15 +64,26 @@ private let fuzzRegistry: FactoryRegistry = {
     }
     // Autowired factories, whose parameter types are edges the reference checks walk: by key
     // and by type's name, with an optional (which may close a cycle through its own type),
-    // async, and with typed arguments.
-    registry.autowire("auto") { (instance: FuzzInstance, other: FuzzAutowired?) in
+    // async, with typed arguments, and through the parameter pack's form (which an app reaches
+    // with seven parameters or more).
+    let auto = { @Sendable (instance: FuzzInstance, other: FuzzAutowired?) in
         FuzzAutowired(instance: instance, text: other?.name)
     }
+    registry.autowire("auto", auto)
+    autowireThroughThePack(registry, "auto-packed", auto)
     registry.autowire(FuzzAutowired.init(instance:text:))
     registry.autowire("auto-async", FuzzAutowired.init(awaiting:))
     registry.autowire("auto-typed", FuzzAutowired.init(arguments:instance:), args: FuzzArguments.self)
     return registry
 }()
+
+/// `registry.autowire(key, make)` through the parameter pack's form: `D` is a pack here, which
+/// no form of fixed arity takes.
+private func autowireThroughThePack<T, each D>(
+    _ registry: FactoryRegistry, _ key: String, _ make: @escaping @Sendable (repeat each D) throws -> T
+) {
+    registry.autowire(key, make)
+}
 
 /// A service of autowired factories: each initializer's parameters are resolved by type.
 private final class FuzzAutowired: Sendable {
