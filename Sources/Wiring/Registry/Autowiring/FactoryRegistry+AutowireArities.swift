@@ -17,8 +17,9 @@ extension FactoryRegistry {
     /// ``autowire(_:_:overriding:fileID:line:column:)-1mvpd`` specialized.
     @inlinable @discardableResult
     public func autowire<T>(
-        _ key: String, _ make: @escaping @Sendable () throws -> T, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ key: String,
+        _ make: @escaping @Sendable () throws -> T,
+        overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
                             autowired: []) { _ in
@@ -30,18 +31,20 @@ extension FactoryRegistry {
     /// ``autowire(_:overriding:fileID:line:column:)-945xr`` specialized.
     @inlinable @discardableResult
     public func autowire<T>(
-        _ make: @escaping @Sendable () throws -> T, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ make: @escaping @Sendable () throws -> T,
+        overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         autowire(String(describing: T.self), make, overriding: overriding, fileID: fileID, line: line, column: column)
     }
 
-    /// Registers `make`, a function of no parameter whose service also has typed `args` (which it does not read):
-    /// ``autowire(_:_:args:overriding:fileID:line:column:)-949rf`` specialized.
+    /// Registers `make`, a function of no parameter whose service also has typed `args` (which
+    /// it does not read): ``autowire(_:_:args:overriding:fileID:line:column:)-949rf``
+    /// specialized.
     @inlinable @discardableResult
     public func autowire<A: Decodable & Sendable, T>(
-        _ key: String, _ make: @escaping @Sendable () throws -> T, args: A.Type, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ key: String,
+        _ make: @escaping @Sendable () throws -> T,
+        args: A.Type, overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
                             autowired: [], arguments: A.self) { _ in
@@ -49,12 +52,13 @@ extension FactoryRegistry {
         }
     }
 
-    /// Registers `make`, a function of one parameter, under `key`, its parameter resolved by type:
-    /// ``autowire(_:_:overriding:fileID:line:column:)-1mvpd`` specialized.
+    /// Registers `make`, a function of one parameter, under `key`, its parameter resolved by
+    /// type: ``autowire(_:_:overriding:fileID:line:column:)-1mvpd`` specialized.
     @inlinable @discardableResult
     public func autowire<T, P1>(
-        _ key: String, _ make: @escaping @Sendable (consuming P1) throws -> T, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ key: String,
+        _ make: @escaping @Sendable (consuming P1) throws -> T,
+        overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         let slots = AutowiredSlot.slots(for: P1.self, arguments: nil)
         return registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
@@ -67,18 +71,20 @@ extension FactoryRegistry {
     /// ``autowire(_:overriding:fileID:line:column:)-945xr`` specialized.
     @inlinable @discardableResult
     public func autowire<T, P1>(
-        _ make: @escaping @Sendable (consuming P1) throws -> T, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ make: @escaping @Sendable (consuming P1) throws -> T,
+        overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         autowire(String(describing: T.self), make, overriding: overriding, fileID: fileID, line: line, column: column)
     }
 
-    /// Registers `make`, a function of one parameter that also takes its service's typed `args`, as its parameter of type `A`:
+    /// Registers `make`, a function of one parameter that also takes its service's typed
+    /// `args`, as its parameter of type `A`:
     /// ``autowire(_:_:args:overriding:fileID:line:column:)-949rf`` specialized.
     @inlinable @discardableResult
     public func autowire<A: Decodable & Sendable, T, P1>(
-        _ key: String, _ make: @escaping @Sendable (consuming P1) throws -> T, args: A.Type, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ key: String,
+        _ make: @escaping @Sendable (consuming P1) throws -> T,
+        args: A.Type, overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         let slots = AutowiredSlot.slots(for: P1.self, arguments: A.self)
         return registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
@@ -88,12 +94,13 @@ extension FactoryRegistry {
         }
     }
 
-    /// Registers `make`, a function of two parameters, under `key`, each parameter resolved by type:
-    /// ``autowire(_:_:overriding:fileID:line:column:)-1mvpd`` specialized.
+    /// Registers `make`, a function of two parameters, under `key`, each parameter resolved by
+    /// type: ``autowire(_:_:overriding:fileID:line:column:)-1mvpd`` specialized.
     @inlinable @discardableResult
     public func autowire<T, P1, P2>(
-        _ key: String, _ make: @escaping @Sendable (consuming P1, consuming P2) throws -> T, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ key: String,
+        _ make: @escaping @Sendable (consuming P1, consuming P2) throws -> T,
+        overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         let slots = AutowiredSlot.slots(for: P1.self, P2.self, arguments: nil)
         return registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
@@ -106,18 +113,20 @@ extension FactoryRegistry {
     /// ``autowire(_:overriding:fileID:line:column:)-945xr`` specialized.
     @inlinable @discardableResult
     public func autowire<T, P1, P2>(
-        _ make: @escaping @Sendable (consuming P1, consuming P2) throws -> T, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ make: @escaping @Sendable (consuming P1, consuming P2) throws -> T,
+        overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         autowire(String(describing: T.self), make, overriding: overriding, fileID: fileID, line: line, column: column)
     }
 
-    /// Registers `make`, a function of two parameters that also takes its service's typed `args`, as its parameter of type `A`:
+    /// Registers `make`, a function of two parameters that also takes its service's typed
+    /// `args`, as its parameter of type `A`:
     /// ``autowire(_:_:args:overriding:fileID:line:column:)-949rf`` specialized.
     @inlinable @discardableResult
     public func autowire<A: Decodable & Sendable, T, P1, P2>(
-        _ key: String, _ make: @escaping @Sendable (consuming P1, consuming P2) throws -> T, args: A.Type, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ key: String,
+        _ make: @escaping @Sendable (consuming P1, consuming P2) throws -> T,
+        args: A.Type, overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         let slots = AutowiredSlot.slots(for: P1.self, P2.self, arguments: A.self)
         return registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
@@ -127,12 +136,13 @@ extension FactoryRegistry {
         }
     }
 
-    /// Registers `make`, a function of three parameters, under `key`, each parameter resolved by type:
-    /// ``autowire(_:_:overriding:fileID:line:column:)-1mvpd`` specialized.
+    /// Registers `make`, a function of three parameters, under `key`, each parameter resolved
+    /// by type: ``autowire(_:_:overriding:fileID:line:column:)-1mvpd`` specialized.
     @inlinable @discardableResult
     public func autowire<T, P1, P2, P3>(
-        _ key: String, _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3) throws -> T, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ key: String,
+        _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3) throws -> T,
+        overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         let slots = AutowiredSlot.slots(for: P1.self, P2.self, P3.self, arguments: nil)
         return registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
@@ -145,38 +155,47 @@ extension FactoryRegistry {
     /// ``autowire(_:overriding:fileID:line:column:)-945xr`` specialized.
     @inlinable @discardableResult
     public func autowire<T, P1, P2, P3>(
-        _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3) throws -> T, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3) throws -> T,
+        overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         autowire(String(describing: T.self), make, overriding: overriding, fileID: fileID, line: line, column: column)
     }
 
-    /// Registers `make`, a function of three parameters that also takes its service's typed `args`, as its parameter of type `A`:
+    /// Registers `make`, a function of three parameters that also takes its service's typed
+    /// `args`, as its parameter of type `A`:
     /// ``autowire(_:_:args:overriding:fileID:line:column:)-949rf`` specialized.
     @inlinable @discardableResult
     public func autowire<A: Decodable & Sendable, T, P1, P2, P3>(
-        _ key: String, _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3) throws -> T, args: A.Type, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ key: String,
+        _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3) throws -> T,
+        args: A.Type, overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         let slots = AutowiredSlot.slots(for: P1.self, P2.self, P3.self, arguments: A.self)
         return registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
                                    autowired: Self.dependencies(slots), arguments: A.self) { r in
             let arguments = try r.typedArguments(A.self)
-            return try make(r.autowired(slots, at: 0, arguments: arguments), r.autowired(slots, at: 1, arguments: arguments), r.autowired(slots, at: 2, arguments: arguments))
+            return try make(
+                r.autowired(slots, at: 0, arguments: arguments), r.autowired(slots, at: 1, arguments: arguments),
+                r.autowired(slots, at: 2, arguments: arguments)
+            )
         }
     }
 
-    /// Registers `make`, a function of four parameters, under `key`, each parameter resolved by type:
-    /// ``autowire(_:_:overriding:fileID:line:column:)-1mvpd`` specialized.
+    /// Registers `make`, a function of four parameters, under `key`, each parameter resolved by
+    /// type: ``autowire(_:_:overriding:fileID:line:column:)-1mvpd`` specialized.
     @inlinable @discardableResult
     public func autowire<T, P1, P2, P3, P4>(
-        _ key: String, _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4) throws -> T, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ key: String,
+        _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4) throws -> T,
+        overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         let slots = AutowiredSlot.slots(for: P1.self, P2.self, P3.self, P4.self, arguments: nil)
         return registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
                                    autowired: Self.dependencies(slots)) { r in
-            try make(r.autowired(slots, at: 0), r.autowired(slots, at: 1), r.autowired(slots, at: 2), r.autowired(slots, at: 3))
+            try make(
+                r.autowired(slots, at: 0), r.autowired(slots, at: 1), r.autowired(slots, at: 2),
+                r.autowired(slots, at: 3)
+            )
         }
     }
 
@@ -184,38 +203,47 @@ extension FactoryRegistry {
     /// ``autowire(_:overriding:fileID:line:column:)-945xr`` specialized.
     @inlinable @discardableResult
     public func autowire<T, P1, P2, P3, P4>(
-        _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4) throws -> T, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4) throws -> T,
+        overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         autowire(String(describing: T.self), make, overriding: overriding, fileID: fileID, line: line, column: column)
     }
 
-    /// Registers `make`, a function of four parameters that also takes its service's typed `args`, as its parameter of type `A`:
+    /// Registers `make`, a function of four parameters that also takes its service's typed
+    /// `args`, as its parameter of type `A`:
     /// ``autowire(_:_:args:overriding:fileID:line:column:)-949rf`` specialized.
     @inlinable @discardableResult
     public func autowire<A: Decodable & Sendable, T, P1, P2, P3, P4>(
-        _ key: String, _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4) throws -> T, args: A.Type, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ key: String,
+        _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4) throws -> T,
+        args: A.Type, overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         let slots = AutowiredSlot.slots(for: P1.self, P2.self, P3.self, P4.self, arguments: A.self)
         return registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
                                    autowired: Self.dependencies(slots), arguments: A.self) { r in
             let arguments = try r.typedArguments(A.self)
-            return try make(r.autowired(slots, at: 0, arguments: arguments), r.autowired(slots, at: 1, arguments: arguments), r.autowired(slots, at: 2, arguments: arguments), r.autowired(slots, at: 3, arguments: arguments))
+            return try make(
+                r.autowired(slots, at: 0, arguments: arguments), r.autowired(slots, at: 1, arguments: arguments),
+                r.autowired(slots, at: 2, arguments: arguments), r.autowired(slots, at: 3, arguments: arguments)
+            )
         }
     }
 
-    /// Registers `make`, a function of five parameters, under `key`, each parameter resolved by type:
-    /// ``autowire(_:_:overriding:fileID:line:column:)-1mvpd`` specialized.
+    /// Registers `make`, a function of five parameters, under `key`, each parameter resolved by
+    /// type: ``autowire(_:_:overriding:fileID:line:column:)-1mvpd`` specialized.
     @inlinable @discardableResult
     public func autowire<T, P1, P2, P3, P4, P5>(
-        _ key: String, _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4, consuming P5) throws -> T, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ key: String,
+        _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4, consuming P5) throws -> T,
+        overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         let slots = AutowiredSlot.slots(for: P1.self, P2.self, P3.self, P4.self, P5.self, arguments: nil)
         return registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
                                    autowired: Self.dependencies(slots)) { r in
-            try make(r.autowired(slots, at: 0), r.autowired(slots, at: 1), r.autowired(slots, at: 2), r.autowired(slots, at: 3), r.autowired(slots, at: 4))
+            try make(
+                r.autowired(slots, at: 0), r.autowired(slots, at: 1), r.autowired(slots, at: 2),
+                r.autowired(slots, at: 3), r.autowired(slots, at: 4)
+            )
         }
     }
 
@@ -223,38 +251,48 @@ extension FactoryRegistry {
     /// ``autowire(_:overriding:fileID:line:column:)-945xr`` specialized.
     @inlinable @discardableResult
     public func autowire<T, P1, P2, P3, P4, P5>(
-        _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4, consuming P5) throws -> T, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4, consuming P5) throws -> T,
+        overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         autowire(String(describing: T.self), make, overriding: overriding, fileID: fileID, line: line, column: column)
     }
 
-    /// Registers `make`, a function of five parameters that also takes its service's typed `args`, as its parameter of type `A`:
+    /// Registers `make`, a function of five parameters that also takes its service's typed
+    /// `args`, as its parameter of type `A`:
     /// ``autowire(_:_:args:overriding:fileID:line:column:)-949rf`` specialized.
     @inlinable @discardableResult
     public func autowire<A: Decodable & Sendable, T, P1, P2, P3, P4, P5>(
-        _ key: String, _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4, consuming P5) throws -> T, args: A.Type, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ key: String,
+        _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4, consuming P5) throws -> T,
+        args: A.Type, overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         let slots = AutowiredSlot.slots(for: P1.self, P2.self, P3.self, P4.self, P5.self, arguments: A.self)
         return registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
                                    autowired: Self.dependencies(slots), arguments: A.self) { r in
             let arguments = try r.typedArguments(A.self)
-            return try make(r.autowired(slots, at: 0, arguments: arguments), r.autowired(slots, at: 1, arguments: arguments), r.autowired(slots, at: 2, arguments: arguments), r.autowired(slots, at: 3, arguments: arguments), r.autowired(slots, at: 4, arguments: arguments))
+            return try make(
+                r.autowired(slots, at: 0, arguments: arguments), r.autowired(slots, at: 1, arguments: arguments),
+                r.autowired(slots, at: 2, arguments: arguments), r.autowired(slots, at: 3, arguments: arguments),
+                r.autowired(slots, at: 4, arguments: arguments)
+            )
         }
     }
 
-    /// Registers `make`, a function of six parameters, under `key`, each parameter resolved by type:
-    /// ``autowire(_:_:overriding:fileID:line:column:)-1mvpd`` specialized.
+    /// Registers `make`, a function of six parameters, under `key`, each parameter resolved by
+    /// type: ``autowire(_:_:overriding:fileID:line:column:)-1mvpd`` specialized.
     @inlinable @discardableResult
     public func autowire<T, P1, P2, P3, P4, P5, P6>(
-        _ key: String, _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4, consuming P5, consuming P6) throws -> T, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ key: String,
+        _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4, consuming P5, consuming P6) throws -> T,
+        overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         let slots = AutowiredSlot.slots(for: P1.self, P2.self, P3.self, P4.self, P5.self, P6.self, arguments: nil)
         return registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
                                    autowired: Self.dependencies(slots)) { r in
-            try make(r.autowired(slots, at: 0), r.autowired(slots, at: 1), r.autowired(slots, at: 2), r.autowired(slots, at: 3), r.autowired(slots, at: 4), r.autowired(slots, at: 5))
+            try make(
+                r.autowired(slots, at: 0), r.autowired(slots, at: 1), r.autowired(slots, at: 2),
+                r.autowired(slots, at: 3), r.autowired(slots, at: 4), r.autowired(slots, at: 5)
+            )
         }
     }
 
@@ -262,24 +300,30 @@ extension FactoryRegistry {
     /// ``autowire(_:overriding:fileID:line:column:)-945xr`` specialized.
     @inlinable @discardableResult
     public func autowire<T, P1, P2, P3, P4, P5, P6>(
-        _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4, consuming P5, consuming P6) throws -> T, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4, consuming P5, consuming P6) throws -> T,
+        overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         autowire(String(describing: T.self), make, overriding: overriding, fileID: fileID, line: line, column: column)
     }
 
-    /// Registers `make`, a function of six parameters that also takes its service's typed `args`, as its parameter of type `A`:
+    /// Registers `make`, a function of six parameters that also takes its service's typed
+    /// `args`, as its parameter of type `A`:
     /// ``autowire(_:_:args:overriding:fileID:line:column:)-949rf`` specialized.
     @inlinable @discardableResult
     public func autowire<A: Decodable & Sendable, T, P1, P2, P3, P4, P5, P6>(
-        _ key: String, _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4, consuming P5, consuming P6) throws -> T, args: A.Type, overriding: Bool = false,
-        fileID: String = #fileID, line: Int = #line, column: Int = #column
+        _ key: String,
+        _ make: @escaping @Sendable (consuming P1, consuming P2, consuming P3, consuming P4, consuming P5, consuming P6) throws -> T,
+        args: A.Type, overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         let slots = AutowiredSlot.slots(for: P1.self, P2.self, P3.self, P4.self, P5.self, P6.self, arguments: A.self)
         return registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
                                    autowired: Self.dependencies(slots), arguments: A.self) { r in
             let arguments = try r.typedArguments(A.self)
-            return try make(r.autowired(slots, at: 0, arguments: arguments), r.autowired(slots, at: 1, arguments: arguments), r.autowired(slots, at: 2, arguments: arguments), r.autowired(slots, at: 3, arguments: arguments), r.autowired(slots, at: 4, arguments: arguments), r.autowired(slots, at: 5, arguments: arguments))
+            return try make(
+                r.autowired(slots, at: 0, arguments: arguments), r.autowired(slots, at: 1, arguments: arguments),
+                r.autowired(slots, at: 2, arguments: arguments), r.autowired(slots, at: 3, arguments: arguments),
+                r.autowired(slots, at: 4, arguments: arguments), r.autowired(slots, at: 5, arguments: arguments)
+            )
         }
     }
 }
