@@ -76,6 +76,37 @@ package struct FactoryCatalog: Sendable, Codable, Equatable {
         factories = try container.decode([String].self, forKey: .factories)
         arguments = try container.decodeIfPresent([String: ArgumentSchema].self, forKey: .arguments) ?? [:]
         autowired = try container.decodeIfPresent([String: [String]].self, forKey: .autowired) ?? [:]
+        try checkListed()
+    }
+
+    /// Refuses what an app's `catalog` command never writes: schemas or dependency types of a
+    /// factory `factories` does not list (otherwise ignored in silence), and an empty type name
+    /// (otherwise read as a service named '').
+    private func checkListed() throws {
+        let listed = Set(factories)
+        func refuse(_ path: [CodingKeys], _ key: String, at index: Int? = nil, _ problem: String) -> DecodingError {
+            let keys: [any CodingKey] = path + [NamedKey(key)] + (index.map { [NamedKey(index: $0)] } ?? [])
+            return DecodingError.dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: problem))
+        }
+        for key in arguments.keys.sorted() where !listed.contains(key) {
+            throw refuse([.arguments], key, "a factory the catalog's 'factories' does not list")
+        }
+        for key in autowired.keys.sorted() {
+            guard listed.contains(key) else { throw refuse([.autowired], key, "a factory the catalog's 'factories' does not list") }
+            if let index = autowired[key]?.firstIndex(where: { AutowiredDependency(spelled: $0).type.isEmpty }) {
+                throw refuse([.autowired], key, at: index, "an empty type name")
+            }
+        }
+    }
+
+    /// A key of the catalog's maps, or an index in one of its arrays, for a problem's place.
+    private struct NamedKey: CodingKey {
+        let stringValue: String
+        let intValue: Int?
+        init(_ key: String) { (stringValue, intValue) = (key, nil) }
+        init(index: Int) { (stringValue, intValue) = ("\(index)", index) }
+        init?(stringValue: String) { self.init(stringValue) }
+        init?(intValue: Int) { self.init(index: intValue) }
     }
 
     /// The largest catalog file read, in bytes.

@@ -73,6 +73,13 @@ struct CommandLineTests {
         (#"["greeter"]"#, "the catalog should be an object"),
         (#"{"wiring-catalog": 2, "factories": ["pool"], "arguments": {"pool": {"type": "object"}}}"#, "arguments.pool has no 'fields' key"),
         (#"{"wiring-catalog": null, "factories": []}"#, "wiring-catalog should be an integer, not null"),
+        (#"{"wiring-catalog": 2, "factories": ["greeter"], "autowired": {"greter": ["Store"]}}"#,
+         "autowired.greter: a factory the catalog's 'factories' does not list"),
+        (#"{"wiring-catalog": 2, "factories": ["greeter"], "autowired": {"greeter": ["Store", "?"]}}"#,
+         "autowired.greeter[1]: an empty type name"),
+        (#"{"wiring-catalog": 2, "factories": ["greeter"], "autowired": {"greeter": [""]}}"#, "autowired.greeter[0]: an empty type name"),
+        (#"{"wiring-catalog": 2, "factories": [], "arguments": {"pool": {"type": "object", "fields": []}}}"#,
+         "arguments.pool: a factory the catalog's 'factories' does not list"),
     ])
     func aCatalogThatIsNotOneSaysWhereItGoesWrong(json: String, problem: String) throws {
         let catalog = try TestSupport.temporaryFile(json, name: "factories.json")
