@@ -337,13 +337,13 @@ struct ModelCheckTests {
     }
 
     /// Each form of autowired factory (the plain one, the one with `args:`, each of fixed arity
-    /// and through the parameter pack; the async one) resolves its parameter in its factory's
-    /// resolution: a cycle back through a typed resolve is reported as one, not met in a
-    /// resolution of its own (shrunk from a planted bug in the async form, which the model met
-    /// only after 3,875 programs from seed 1).
+    /// and through the parameter pack; the async one; the isolated one) resolves its parameter
+    /// in its factory's resolution: a cycle back through a typed resolve is reported as one, not
+    /// met in a resolution of its own (shrunk from a planted bug in the async form, which the
+    /// model met only after 3,875 programs from seed 1).
     @Test(arguments: [(plainly: true, async: false, pack: false), (plainly: true, async: false, pack: true),
                       (plainly: false, async: false, pack: false), (plainly: false, async: false, pack: true),
-                      (plainly: false, async: true, pack: true)])
+                      (plainly: false, async: true, pack: true), (plainly: true, async: true, pack: false)])
     func everyAutowiredFormResolvesItsParameterInItsResolution(form: (plainly: Bool, async: Bool, pack: Bool)) async {
         var autowired = ModelProgram.Service(key: "S3", scope: .unique, dependencies: [.autowired("S4")], aliases: [], tags: [], variants: [])
         autowired.autowiredPlainly = form.plainly

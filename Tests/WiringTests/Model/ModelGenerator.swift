@@ -94,14 +94,16 @@ struct ModelGenerator {
             // An autowired factory instead, of one later service (declared, so no cycle) that
             // cannot hold a scoped instance captive: for a service without variants, hook,
             // runtime argument or configuration key; a synchronous one takes the plain form or
-            // the one with `args:`, an async one the async form with `args:`.
+            // the one with `args:`, an async one the async form with `args:` or the isolated one.
             if let later = Array((index + 1)..<max(index + 1, count)).filter({ !(keeps && reachesScoped[$0]) }).randomElement(using: &random),
                services[index].variants.isEmpty, services[index].hook == nil, !services[index].takesArgument,
                !services[index].readsConfig, chance(12) {
                 dependencies = [.autowired(services[later].key)]
                 services[index].autowiredPlainly = !services[index].isAsync && chance(50)
-                // Every other service, with no draw of its own, so that a seed's programs stay.
+                // Every other service, with no draw of its own, so that a seed's programs stay: a
+                // synchronous one through the parameter pack, an async one in the isolated form.
                 services[index].autowiredThroughThePack = !services[index].isAsync && index % 2 == 1
+                if services[index].isAsync, index % 2 == 0 { services[index].autowiredPlainly = true }
             }
             services[index].dependencies = dependencies
             reachesScoped[index] = services[index].scope == .scoped || services[index].variants.contains { $0.scope == .scoped }

@@ -84,8 +84,9 @@ struct ModelProgram: CustomStringConvertible {
         var label: String? = nil
         /// Whether its autowired factory is the plain form, `registry.autowire(key, make)`, whose
         /// function takes nothing but its dependency: the program's registry has one per label
-        /// (``ModelProgram/plainlyAutowired``). Otherwise the form with `args:`, which reads the
-        /// label from them, sync or async as the service is.
+        /// (``ModelProgram/plainlyAutowired``); for an async service, the isolated form,
+        /// `registry.autowire(key, isolated: make)` of a `@MainActor` function. Otherwise the
+        /// form with `args:`, which reads the label from them, sync or async as the service is.
         var autowiredPlainly = false
         /// Whether its synchronous autowired factory is registered through the parameter pack's
         /// form (``TestSupport/autowireThroughThePack(_:_:_:)``), which an app reaches with
@@ -236,22 +237,18 @@ struct ModelProgram: CustomStringConvertible {
 
     /// The key of the plain autowired factory that builds the node labelled `label`: the
     /// manifest names it, the program's registry registers it.
-    static func plainlyAutowiredFactory(_ label: String, throughThePack: Bool) -> String {
-        (throughThePack ? "auto-plain-packed-" : "auto-plain-") + label
+    static func plainlyAutowiredFactory(_ label: String, of service: Service) -> String {
+        (service.isAsync ? "auto-plain-isolated-" : service.autowiredThroughThePack ? "auto-plain-packed-" : "auto-plain-") + label
     }
 
     /// The factories of the plainly autowired services (``Service/autowiredPlainly``), by the
     /// label each builds, in every generation the program's reloads reach: the node's label, the
-    /// class of its one dependency, whether its shutdown hook throws.
-    var plainlyAutowired: [(label: String, dependency: String, fails: Bool, throughThePack: Bool)] {
+    /// service (its dependency's class, its form, whether its shutdown hook throws).
+    var plainlyAutowired: [(label: String, service: Service)] {
         let reloads = operations.filter { if case .reload = $0 { true } else { false } }.count
         // A shrunk program may keep the flag of a service whose dependency it dropped.
-        return services.filter(\.autowiredPlainly).flatMap { service in
-            service.autowiredDependency.map { dependency in
-                (0...reloads).map {
-                    (Self.label(of: service, generation: $0), dependency, service.failsShutdown, service.autowiredThroughThePack)
-                }
-            } ?? []
+        return services.filter { $0.autowiredPlainly && $0.autowiredDependency != nil }.flatMap { service in
+            (0...reloads).map { (Self.label(of: service, generation: $0), service) }
         }
     }
 
@@ -266,7 +263,7 @@ struct ModelProgram: CustomStringConvertible {
             // autowired one has the factory that takes its dependency's class.
             let factory = service.autowiredDependency.map { dependency in
                 service.autowiredPlainly
-                    ? plainlyAutowiredFactory(label(of: service, generation: generation), throughThePack: service.autowiredThroughThePack)
+                    ? plainlyAutowiredFactory(label(of: service, generation: generation), of: service)
                     : (service.isAsync ? "auto-async-" : service.autowiredThroughThePack ? "auto-packed-" : "auto-") + dependency
             } ?? (service.hook == nil ? "" : "hooked-") + (service.isAsync ? "async-node" : "node")
             text += "\(inner)factory: \(factory)\n\(inner)scope: \(service.scope.rawValue)\n"

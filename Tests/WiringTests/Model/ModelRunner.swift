@@ -144,17 +144,22 @@ enum ModelRunner {
         }
         for type in ModelNode.types { autowired(type) }
         // The plain form takes nothing but the dependency: one factory per label it builds.
-        func plainlyAutowired<T: ModelService>(_ type: T.Type, label: String, fails: Bool, throughThePack: Bool) {
-            let key = ModelProgram.plainlyAutowiredFactory(label, throughThePack: throughThePack)
+        func plainlyAutowired<T: ModelService>(_ type: T.Type, label: String, service: ModelProgram.Service) {
+            let key = ModelProgram.plainlyAutowiredFactory(label, of: service), fails = service.failsShutdown
             let make = { @Sendable (dependency: T) -> ModelNode in autowiredNode(label, dependency, fails: fails) }
-            if throughThePack {
+            if service.isAsync {
+                registry.autowire(key, isolated: { @MainActor (dependency: T) -> ModelNode in
+                    autowiredNode(label, dependency, fails: fails)
+                }).onShutdown(shutDown)
+            } else if service.autowiredThroughThePack {
                 TestSupport.autowireThroughThePack(registry, key, make).onShutdown(shutDown)
             } else {
                 registry.autowire(key, make).onShutdown(shutDown)
             }
         }
-        for (label, dependency, fails, throughThePack) in program.plainlyAutowired {
-            plainlyAutowired(ModelNode.type(of: dependency), label: label, fails: fails, throughThePack: throughThePack)
+        for (label, service) in program.plainlyAutowired {
+            guard let dependency = service.autowiredDependency else { continue }
+            plainlyAutowired(ModelNode.type(of: dependency), label: label, service: service)
         }
         registry.factory("decorator") { r in
             let inner = try r.decorated(ModelNode.self)
