@@ -232,6 +232,13 @@ struct AutowiringTests {
         #expect(dependencies["note-service"]?.map(\.description) == ["AutoStore", "AutoClock", "AutoAudit?"])
         #expect(dependencies["AutoNoteService"]?.map(\.description) == ["AutoStore", "AutoClock", "AutoAudit?"])
         #expect(dependencies["pool"]?.map(\.description) == ["AutoStore"])   // the args parameter is no dependency
+        // The async, async with args, and isolated forms, by key and under the type's name.
+        #expect(dependencies["greeter"]?.map(\.description) == ["AutoStore"])
+        #expect(dependencies["async-pool"]?.map(\.description) == ["AutoStore"])
+        #expect(dependencies["report"]?.map(\.description) == ["AutoStore", "AutoAudit?"])
+        #expect(dependencies["AsyncAutoReport"]?.map(\.description) == ["AutoStore", "AutoAudit?"])
+        #expect(dependencies["view-model"]?.map(\.description) == ["AutoStore"])
+        #expect(dependencies["AutoViewModel"]?.map(\.description) == ["AutoStore"])
         #expect(dependencies["store"] == nil)                                // a closure's are not known
     }
 }
