@@ -79,6 +79,7 @@ extension Container {
     }
 
     /// A dependency of an async factory (or any resolve through a context with `await`).
+    @usableFromInline
     func resolveAsync(_ type: Any.Type, name: String?, arguments: Arguments, from state: ResolutionState) async throws -> Any {
         try checkOpen(kept: state)
         let registration = try registration(for: type, name: name, state: state).takeUnretainedValue()
