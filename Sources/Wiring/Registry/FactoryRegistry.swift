@@ -152,6 +152,7 @@ public final class FactoryRegistry: Sendable {
 
     /// Registers `make`, which already returns its `T` as `Any`: one closure between the
     /// container and the factory, not two.
+    @usableFromInline
     func registerAsync<T>(
         _ key: String, overriding: Bool, at location: SourceLocation, autowired: [AutowiredDependency]? = nil,
         arguments: TypedArguments? = nil, _ make: @escaping @Sendable (FactoryContext) async throws -> Any
@@ -160,6 +161,16 @@ public final class FactoryRegistry: Sendable {
                           arguments: arguments)
         entry.autowired = autowired
         return register(key, overriding: overriding, entry)
+    }
+
+    /// Registers `make`, an async factory of `T`s that reads its service's typed `args` as an
+    /// `A`, and returns them as `Any`.
+    @usableFromInline
+    func registerAsync<T, A: Decodable & Sendable>(
+        _ key: String, overriding: Bool, at location: SourceLocation, autowired: [AutowiredDependency]?, arguments: A.Type,
+        _ make: @escaping @Sendable (FactoryContext) async throws -> Any
+    ) -> FactoryRegistration<T> {
+        registerAsync(key, overriding: overriding, at: location, autowired: autowired, arguments: TypedArguments(A.self), make)
     }
 
     func register<T>(_ key: String, overriding: Bool, _ entry: Entry) -> FactoryRegistration<T> {

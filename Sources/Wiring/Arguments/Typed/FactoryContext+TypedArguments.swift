@@ -11,6 +11,7 @@ extension FactoryContext: ReferenceSource {
     }
 
     /// The arguments of the async factory running, as `A`, its references awaited first.
+    @usableFromInline
     func typedArgumentsAwaitingReferences<A: Decodable & Sendable>(_ type: A.Type) async throws -> A {
         let stored = decodedArguments
         if let stored, stored.slots.isEmpty { return stored.value as! A }

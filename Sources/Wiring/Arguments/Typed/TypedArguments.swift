@@ -2,6 +2,7 @@ import Synchronization
 
 /// What a factory registered with `args:` reads: its arguments type, how to decode it, and
 /// its schema, derived the first time something asks (a container's build, a catalog).
+@usableFromInline
 package final class TypedArguments: Sendable {
     private let decodeArguments: @Sendable (ManifestMap, (any ReferenceSource)?) throws -> DecodedArguments
     private let planArguments: @Sendable (ManifestMap) throws -> DecodedArguments?

@@ -205,6 +205,37 @@ extension FactoryContext {
         throw typeMismatch(instance, expected: P.self, name: nil)
     }
 
+    /// The value of the parameter `slots[index]` of an async function of fixed arity, awaited
+    /// when its service's factory is async: `try await r.resolve(P.self)`'s path, specialized
+    /// where this is inlined; `args` and an optional are filled as a parameter pack's are.
+    @inlinable @inline(__always)
+    func awaitingAutowired<P>(_ slots: [AutowiredSlot], at index: Int) async throws -> P {
+        guard slots[index].isResolvedByType else {
+            var next = index
+            return try await autowired(slots, &next, as: P.self, arguments: nil)
+        }
+        return try await awaitingAutowiredByType(P.self)
+    }
+
+    /// The value of the parameter `slots[index]` of an async function of fixed arity whose
+    /// service has typed `args`, `arguments`.
+    @inlinable @inline(__always)
+    func awaitingAutowired<P>(_ slots: [AutowiredSlot], at index: Int, arguments: Any) async throws -> P {
+        guard slots[index].isResolvedByType else {
+            var next = index
+            return try await autowired(slots, &next, as: P.self, arguments: arguments)
+        }
+        return try await awaitingAutowiredByType(P.self)
+    }
+
+    /// A parameter resolved by type, awaited, as `try await r.resolve(P.self)` resolves it.
+    @inlinable @inline(__always)
+    func awaitingAutowiredByType<P>(_ type: P.Type) async throws -> P {
+        var instance = try await container.resolveAsync(P.self, name: nil, arguments: .none, from: state)
+        if let typed = Container.cast(&instance, to: P.self) { return typed }
+        throw typeMismatch(instance, expected: P.self, name: nil)
+    }
+
     /// The value of the parameter `slot` that is not a class stored as itself.
     @usableFromInline @inline(never)
     func autowired<P>(_ slot: AutowiredSlot, as type: P.Type, arguments: Any?) throws(ResolutionError) -> P {

@@ -6,8 +6,8 @@ extension FactoryRegistry {
     // parameter types are recorded when it is registered, so that a container, `validate` and
     // the build plugin check them against the manifest before any factory runs. A closure that
     // takes the context stays `factory`. These forms take a parameter pack, any number of
-    // parameters; for a synchronous function of up to six, Swift picks a form of fixed arity
-    // instead (FactoryRegistry+AutowireArities.swift), which costs what the closure costs.
+    // parameters; for a function of up to six, Swift picks a form of fixed arity instead
+    // (FactoryRegistry+Autowire*Arities.swift), which costs what the closure costs.
     //
     // An initializer isolated to a global actor is passed as `isolated:`: Swift would pick the
     // plain form for an unlabelled reference and reject it for losing its actor. The async

@@ -9,9 +9,10 @@ extension FactoryRegistry {
     // initializer's are (a pack drops the mark, and its thunk retains each parameter). A
     // service built from three autowired class parameters costs 2,511 instructions against the
     // hand-written closure's 2,475 (`WiringBenchmarks --profile-resolve N autowired`, under
-    // callgrind); through the pack, 2,851. The pack's forms stay for any other number of
-    // parameters and for the async and isolated forms. The forms of no parameter are here
-    // because Swift would otherwise read `() -> T` as a function of one `Void` parameter.
+    // callgrind); through the pack, 2,851. The pack's forms stay for seven parameters or more
+    // (the async and isolated forms of fixed arity are in files of their own). The forms of no
+    // parameter are here because Swift would otherwise read `() -> T` as a function of one
+    // `Void` parameter.
 
     /// Registers `make`, a function of no parameter, under `key`:
     /// ``autowire(_:_:overriding:fileID:line:column:)-1mvpd`` specialized.
@@ -38,8 +39,8 @@ extension FactoryRegistry {
     }
 
     /// Registers `make`, a function of no parameter whose service also has typed `args` (which
-    /// it does not read): ``autowire(_:_:args:overriding:fileID:line:column:)-949rf``
-    /// specialized.
+    /// it does not read, but whose references are resolved):
+    /// ``autowire(_:_:args:overriding:fileID:line:column:)-949rf`` specialized.
     @inlinable @discardableResult
     public func autowire<A: Decodable & Sendable, T>(
         _ key: String,
@@ -47,8 +48,9 @@ extension FactoryRegistry {
         args: A.Type, overriding: Bool = false, fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) -> FactoryRegistration<T> {
         registerSynchronous(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
-                            autowired: [], arguments: A.self) { _ in
-            try make()
+                            autowired: [], arguments: A.self) { r in
+            _ = try r.typedArguments(A.self)
+            return try make()
         }
     }
 
