@@ -73,6 +73,7 @@ private let fuzzRegistry: FactoryRegistry = {
     autowireThroughThePack(registry, "auto-packed", auto)
     registry.autowire(FuzzAutowired.init(instance:text:))
     registry.autowire("auto-async", FuzzAutowired.init(awaiting:))
+    autowireThroughThePack(registry, "auto-async-packed", FuzzAutowired.init(awaiting:))
     registry.autowire("auto-typed", FuzzAutowired.init(arguments:instance:), args: FuzzArguments.self)
     return registry
 }()
@@ -81,6 +82,13 @@ private let fuzzRegistry: FactoryRegistry = {
 /// no form of fixed arity takes.
 private func autowireThroughThePack<T, each D>(
     _ registry: FactoryRegistry, _ key: String, _ make: @escaping @Sendable (repeat each D) throws -> T
+) {
+    registry.autowire(key, make)
+}
+
+/// The same for an async function.
+private func autowireThroughThePack<T, each D>(
+    _ registry: FactoryRegistry, _ key: String, _ make: @escaping @concurrent @Sendable (repeat each D) async throws -> T
 ) {
     registry.autowire(key, make)
 }

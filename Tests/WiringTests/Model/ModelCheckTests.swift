@@ -336,14 +336,15 @@ struct ModelCheckTests {
         #expect(lines.contains("built: S0×1 S1×1"), "\(lines)")
     }
 
-    /// Each form of autowired factory (the plain one, the one with `args:`, each of fixed arity
-    /// and through the parameter pack; the async one; the isolated one) resolves its parameter
-    /// in its factory's resolution: a cycle back through a typed resolve is reported as one, not
-    /// met in a resolution of its own (shrunk from a planted bug in the async form, which the
-    /// model met only after 3,875 programs from seed 1).
+    /// Each form of autowired factory (the plain one, the one with `args:`, the async one with
+    /// `args:`, the isolated one; each of fixed arity and through the parameter pack) resolves
+    /// its parameter in its factory's resolution: a cycle back through a typed resolve is
+    /// reported as one, not met in a resolution of its own (shrunk from a planted bug in the
+    /// async form, which the model met only after 3,875 programs from seed 1).
     @Test(arguments: [(plainly: true, async: false, pack: false), (plainly: true, async: false, pack: true),
                       (plainly: false, async: false, pack: false), (plainly: false, async: false, pack: true),
-                      (plainly: false, async: true, pack: true), (plainly: true, async: true, pack: false)])
+                      (plainly: false, async: true, pack: false), (plainly: false, async: true, pack: true),
+                      (plainly: true, async: true, pack: false), (plainly: true, async: true, pack: true)])
     func everyAutowiredFormResolvesItsParameterInItsResolution(form: (plainly: Bool, async: Bool, pack: Bool)) async {
         var autowired = ModelProgram.Service(key: "S3", scope: .unique, dependencies: [.autowired("S4")], aliases: [], tags: [], variants: [])
         autowired.autowiredPlainly = form.plainly

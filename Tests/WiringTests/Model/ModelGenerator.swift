@@ -100,10 +100,10 @@ struct ModelGenerator {
                !services[index].readsConfig, chance(12) {
                 dependencies = [.autowired(services[later].key)]
                 services[index].autowiredPlainly = !services[index].isAsync && chance(50)
-                // Every other service, with no draw of its own, so that a seed's programs stay: a
-                // synchronous one through the parameter pack, an async one in the isolated form.
-                services[index].autowiredThroughThePack = !services[index].isAsync && index % 2 == 1
-                if services[index].isAsync, index % 2 == 0 { services[index].autowiredPlainly = true }
+                // By the service's index, with no draw of its own, so that a seed's programs stay:
+                // every other one through the parameter pack, every third async one isolated.
+                services[index].autowiredThroughThePack = index % 2 == 1
+                if services[index].isAsync, index % 3 == 0 { services[index].autowiredPlainly = true }
             }
             services[index].dependencies = dependencies
             reachesScoped[index] = services[index].scope == .scoped || services[index].variants.contains { $0.scope == .scoped }

@@ -88,10 +88,10 @@ struct ModelProgram: CustomStringConvertible {
         /// `registry.autowire(key, isolated: make)` of a `@MainActor` function. Otherwise the
         /// form with `args:`, which reads the label from them, sync or async as the service is.
         var autowiredPlainly = false
-        /// Whether its synchronous autowired factory is registered through the parameter pack's
-        /// form (``TestSupport/autowireThroughThePack(_:_:_:)``), which an app reaches with
-        /// seven parameters or more; otherwise through the form of fixed arity Swift picks for
-        /// its one or two. An async one always takes the pack's.
+        /// Whether its autowired factory is registered through the parameter pack's form
+        /// (``TestSupport/autowireThroughThePack(_:_:_:)``), which an app reaches with seven
+        /// parameters or more; otherwise through the form of fixed arity Swift picks for its one
+        /// or two.
         var autowiredThroughThePack = false
 
         /// The service an autowired factory builds this one from, when it is one.
@@ -238,7 +238,7 @@ struct ModelProgram: CustomStringConvertible {
     /// The key of the plain autowired factory that builds the node labelled `label`: the
     /// manifest names it, the program's registry registers it.
     static func plainlyAutowiredFactory(_ label: String, of service: Service) -> String {
-        (service.isAsync ? "auto-plain-isolated-" : service.autowiredThroughThePack ? "auto-plain-packed-" : "auto-plain-") + label
+        "auto-plain-" + (service.isAsync ? "isolated-" : "") + (service.autowiredThroughThePack ? "packed-" : "") + label
     }
 
     /// The factories of the plainly autowired services (``Service/autowiredPlainly``), by the
@@ -264,7 +264,7 @@ struct ModelProgram: CustomStringConvertible {
             let factory = service.autowiredDependency.map { dependency in
                 service.autowiredPlainly
                     ? plainlyAutowiredFactory(label(of: service, generation: generation), of: service)
-                    : (service.isAsync ? "auto-async-" : service.autowiredThroughThePack ? "auto-packed-" : "auto-") + dependency
+                    : (service.isAsync ? "auto-async-" : "auto-") + (service.autowiredThroughThePack ? "packed-" : "") + dependency
             } ?? (service.hook == nil ? "" : "hooked-") + (service.isAsync ? "async-node" : "node")
             text += "\(inner)factory: \(factory)\n\(inner)scope: \(service.scope.rawValue)\n"
         }

@@ -137,20 +137,24 @@ enum ModelRunner {
             }
             registry.autowire("auto-\(T.self)", make, args: ModelAutowiredArgs.self).onShutdown(shutDown)
             TestSupport.autowireThroughThePack(registry, "auto-packed-\(T.self)", make, args: ModelAutowiredArgs.self).onShutdown(shutDown)
-            registry.autowire("auto-async-\(T.self)", { @concurrent (args: ModelAutowiredArgs, dependency: T) async -> ModelNode in
+            let makeAsync = { @concurrent @Sendable (args: ModelAutowiredArgs, dependency: T) async -> ModelNode in
                 await Task.yield()
                 return autowiredNode(args.label, dependency, fails: args.fails ?? false)
-            }, args: ModelAutowiredArgs.self).onShutdown(shutDown)
+            }
+            registry.autowire("auto-async-\(T.self)", makeAsync, args: ModelAutowiredArgs.self).onShutdown(shutDown)
+            TestSupport.autowireThroughThePack(registry, "auto-async-packed-\(T.self)", makeAsync, args: ModelAutowiredArgs.self)
+                .onShutdown(shutDown)
         }
         for type in ModelNode.types { autowired(type) }
         // The plain form takes nothing but the dependency: one factory per label it builds.
         func plainlyAutowired<T: ModelService>(_ type: T.Type, label: String, service: ModelProgram.Service) {
             let key = ModelProgram.plainlyAutowiredFactory(label, of: service), fails = service.failsShutdown
             let make = { @Sendable (dependency: T) -> ModelNode in autowiredNode(label, dependency, fails: fails) }
-            if service.isAsync {
-                registry.autowire(key, isolated: { @MainActor (dependency: T) -> ModelNode in
-                    autowiredNode(label, dependency, fails: fails)
-                }).onShutdown(shutDown)
+            let isolated = { @MainActor @Sendable (dependency: T) -> ModelNode in autowiredNode(label, dependency, fails: fails) }
+            if service.isAsync, service.autowiredThroughThePack {
+                TestSupport.autowireThroughThePack(registry, key, isolated: isolated).onShutdown(shutDown)
+            } else if service.isAsync {
+                registry.autowire(key, isolated: isolated).onShutdown(shutDown)
             } else if service.autowiredThroughThePack {
                 TestSupport.autowireThroughThePack(registry, key, make).onShutdown(shutDown)
             } else {
