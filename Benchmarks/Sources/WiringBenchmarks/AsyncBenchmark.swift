@@ -35,7 +35,8 @@ final class RequestQueries: Sendable {
 }
 
 /// A service with an async initializer and three class dependencies, built by a closure that
-/// awaits each, and the same autowired (`registry.autowire`, the async form: a parameter pack).
+/// awaits each, the same autowired (`registry.autowire`, an async form of fixed arity), and the
+/// same autowired through the parameter pack's form (which seven parameters or more reach).
 final class AwaitedComposite: Sendable {
     let a: Leaf1, b: Leaf2, c: Leaf3
     init(a: Leaf1, b: Leaf2, c: Leaf3) async { (self.a, self.b, self.c) = (a, b, c) }
@@ -43,6 +44,27 @@ final class AwaitedComposite: Sendable {
 final class AwaitedAutowiredComposite: Sendable {
     let a: Leaf1, b: Leaf2, c: Leaf3
     init(a: Leaf1, b: Leaf2, c: Leaf3) async { (self.a, self.b, self.c) = (a, b, c) }
+}
+final class AwaitedPackedComposite: Sendable {
+    let a: Leaf1, b: Leaf2, c: Leaf3
+    init(a: Leaf1, b: Leaf2, c: Leaf3) async { (self.a, self.b, self.c) = (a, b, c) }
+}
+
+/// The actor the isolated rows' initializers run on (the main actor's thread is the benchmark's).
+@globalActor actor BenchmarkActor {
+    static let shared = BenchmarkActor()
+}
+
+/// A service whose initializer is isolated to a global actor: built by a closure isolated to it
+/// that resolves its three dependencies, and autowired (`registry.autowire(key, isolated:)`,
+/// a parameter pack's form).
+@BenchmarkActor final class IsolatedComposite: Sendable {
+    let a: Leaf1, b: Leaf2, c: Leaf3
+    init(a: Leaf1, b: Leaf2, c: Leaf3) { (self.a, self.b, self.c) = (a, b, c) }
+}
+@BenchmarkActor final class IsolatedAutowiredComposite: Sendable {
+    let a: Leaf1, b: Leaf2, c: Leaf3
+    init(a: Leaf1, b: Leaf2, c: Leaf3) { (self.a, self.b, self.c) = (a, b, c) }
 }
 
 /// `await` resolves, request scopes and an async singleton's first build under contention.
@@ -62,6 +84,9 @@ enum AsyncBenchmark {
           Leaf3: { factory: leaf3, scope: unique }
           AwaitedComposite: { factory: awaited-composite, scope: unique }
           AwaitedAutowiredComposite: { factory: awaited-autowired-composite, scope: unique }
+          AwaitedPackedComposite: { factory: awaited-packed-composite, scope: unique }
+          IsolatedComposite: { factory: isolated-composite, scope: unique }
+          IsolatedAutowiredComposite: { factory: isolated-autowired-composite, scope: unique }
           RequestLog: { factory: request-log, scope: scoped }
           RequestWork: { factory: request-work, scope: scoped, args: { log: !service RequestLog } }
           RequestQueries:
@@ -96,6 +121,11 @@ enum AsyncBenchmark {
             await AwaitedComposite(a: try await r.resolve(), b: try await r.resolve(), c: try await r.resolve())
         }
         registry.autowire("awaited-autowired-composite", AwaitedAutowiredComposite.init)
+        ResolutionBenchmark.autowireThroughThePack(registry, "awaited-packed-composite", AwaitedPackedComposite.init)
+        registry.factory("isolated-composite") { @BenchmarkActor r in
+            IsolatedComposite(a: try r.resolve(), b: try r.resolve(), c: try r.resolve())
+        }
+        registry.autowire("isolated-autowired-composite", isolated: IsolatedAutowiredComposite.init)
         registry.factory("cold-pool") { _ in
             coldBuilds.add(1, ordering: .relaxed)
             try await Task.sleep(for: .milliseconds(10))
@@ -123,6 +153,17 @@ enum AsyncBenchmark {
 
     /// Runs `body` in a task and waits for it: the benchmark's rows are closures of the
     /// synchronous harness, and the wait is one per row run, not one per operation.
+    /// `iterations` awaited resolves of `T` from `wiring`, in one task the caller blocks on.
+    static func awaitedLoop<T: Sendable>(_ iterations: Int, _ wiring: Wiring.Container, _ type: T.Type) -> () throws -> Any {
+        {
+            try blocking { () async throws -> T in
+                var last: T?
+                for _ in 0..<iterations { last = try await wiring.resolve(T.self) }
+                return last!
+            }
+        }
+    }
+
     static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         let result = Mutex<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -197,23 +238,20 @@ enum AsyncBenchmark {
                       String(format: "%.2f×", resolveRatios[1])])
 
         let (built, builtRatios) = try interleaved(repetitions: repetitions, [
-            ("closure", { () throws -> Any in
-                try blocking { () async throws -> AwaitedComposite in
-                    var last: AwaitedComposite?
-                    for _ in 0..<iterations { last = try await wiring.resolve(AwaitedComposite.self) }
-                    return last!
-                }
-            }),
-            ("autowired", { () throws -> Any in
-                try blocking { () async throws -> AwaitedAutowiredComposite in
-                    var last: AwaitedAutowiredComposite?
-                    for _ in 0..<iterations { last = try await wiring.resolve(AwaitedAutowiredComposite.self) }
-                    return last!
-                }
-            }),
+            ("closure", awaitedLoop(iterations, wiring, AwaitedComposite.self)),
+            ("autowired", awaitedLoop(iterations, wiring, AwaitedAutowiredComposite.self)),
+            ("packed", awaitedLoop(iterations, wiring, AwaitedPackedComposite.self)),
         ])
         table.append(["await unique, 3 autowired (async init)", perOp(built[1], iterations),
                       perOp(built[0], iterations) + " (3 awaited in code)", String(format: "%.2f×", builtRatios[1])])
+        table.append(["  the same through the pack", perOp(built[2], iterations),
+                      perOp(built[0], iterations) + " (3 awaited in code)", String(format: "%.2f×", builtRatios[2])])
+        let (isolated, isolatedRatios) = try interleaved(repetitions: repetitions, [
+            ("closure", awaitedLoop(iterations, wiring, IsolatedComposite.self)),
+            ("autowired", awaitedLoop(iterations, wiring, IsolatedAutowiredComposite.self)),
+        ])
+        table.append(["await unique, 3 autowired (isolated init)", perOp(isolated[1], iterations),
+                      perOp(isolated[0], iterations) + " (isolated closure)", String(format: "%.2f×", isolatedRatios[1])])
 
         let (scoped, scopedRatios) = try interleaved(repetitions: repetitions, [
             ("unique", ResolutionBenchmark.loop(requests) { try wiring.resolve(UniqueUnit.self) }),

@@ -148,6 +148,13 @@ enum ResolutionBenchmark {
         registry.autowire(key, make)
     }
 
+    /// The same for an async function.
+    static func autowireThroughThePack<T, each D>(
+        _ registry: FactoryRegistry, _ key: String, _ make: @escaping @concurrent @Sendable (repeat each D) async throws -> T
+    ) {
+        registry.autowire(key, make)
+    }
+
     static func swinjectContainer() -> Swinject.Container {
         let container = Swinject.Container()
         container.register(Shared.self) { _ in Shared() }.inObjectScope(.container).implements(Reading.self)
