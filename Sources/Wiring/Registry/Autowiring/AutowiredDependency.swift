@@ -95,10 +95,10 @@ struct AutowiredSlot: Sendable {
         } else {
             kind = P.self is AnyObject.Type ? .object : .value
         }
-        if case .object = kind { isObject = true } else { isObject = false }
         switch kind {
-        case .object, .value: isResolvedByType = true
-        case .arguments, .optional: isResolvedByType = false
+        case .object: (isObject, isResolvedByType) = (true, true)
+        case .value: (isObject, isResolvedByType) = (false, true)
+        case .arguments, .optional: (isObject, isResolvedByType) = (false, false)
         }
     }
 
@@ -179,13 +179,13 @@ extension FactoryContext {
     }
 
     /// The value of the parameter `slots[index]` of a function of fixed arity (up to six
-    /// parameters), inlined where `P` is known: a parameter resolved by type takes the path
-    /// `r.resolve(P.self)` takes, specialized as a hand-written closure is; the others (`args`,
-    /// an optional) are filled as a parameter pack's are.
+    /// parameters), inlined where `P` is known: a parameter resolved by type is
+    /// `r.resolve(P.self)`, specialized as in a hand-written closure; the others (`args`, an
+    /// optional) are filled as a parameter pack's are.
     @inlinable @inline(__always)
     func autowired<P>(_ slots: [AutowiredSlot], at index: Int) throws(ResolutionError) -> P {
         guard slots[index].isResolvedByType else { return try autowired(slots[index], as: P.self, arguments: nil) }
-        return try autowiredByType(P.self)
+        return try resolve(P.self)
     }
 
     /// The value of the parameter `slots[index]` of a function of fixed arity whose service has
@@ -194,27 +194,19 @@ extension FactoryContext {
     @inlinable @inline(__always)
     func autowired<P>(_ slots: [AutowiredSlot], at index: Int, arguments: Any) throws(ResolutionError) -> P {
         guard slots[index].isResolvedByType else { return try autowired(slots[index], as: P.self, arguments: arguments) }
-        return try autowiredByType(P.self)
+        return try resolve(P.self)
     }
 
-    /// A parameter resolved by type, as `r.resolve(P.self)` resolves it.
-    @inlinable @inline(__always)
-    func autowiredByType<P>(_ type: P.Type) throws(ResolutionError) -> P {
-        var instance = try dependency(P.self, name: nil)
-        if let typed = Container.cast(&instance, to: P.self) { return typed }
-        throw typeMismatch(instance, expected: P.self, name: nil)
-    }
-
-    /// The value of the parameter `slots[index]` of an async function of fixed arity, awaited
-    /// when its service's factory is async: `try await r.resolve(P.self)`'s path, specialized
-    /// where this is inlined; `args` and an optional are filled as a parameter pack's are.
+    /// The value of the parameter `slots[index]` of an async function of fixed arity: a
+    /// parameter resolved by type is `try await r.resolve(P.self)`, specialized where this is
+    /// inlined; `args` and an optional are filled as a parameter pack's are.
     @inlinable @inline(__always)
     func awaitingAutowired<P>(_ slots: [AutowiredSlot], at index: Int) async throws -> P {
         guard slots[index].isResolvedByType else {
             var next = index
             return try await autowired(slots, &next, as: P.self, arguments: nil)
         }
-        return try await awaitingAutowiredByType(P.self)
+        return try await resolve(P.self)
     }
 
     /// The value of the parameter `slots[index]` of an async function of fixed arity whose
@@ -225,15 +217,7 @@ extension FactoryContext {
             var next = index
             return try await autowired(slots, &next, as: P.self, arguments: arguments)
         }
-        return try await awaitingAutowiredByType(P.self)
-    }
-
-    /// A parameter resolved by type, awaited, as `try await r.resolve(P.self)` resolves it.
-    @inlinable @inline(__always)
-    func awaitingAutowiredByType<P>(_ type: P.Type) async throws -> P {
-        var instance = try await container.resolveAsync(P.self, name: nil, arguments: .none, from: state)
-        if let typed = Container.cast(&instance, to: P.self) { return typed }
-        throw typeMismatch(instance, expected: P.self, name: nil)
+        return try await resolve(P.self)
     }
 
     /// The value of the parameter `slot` that is not a class stored as itself.
