@@ -243,12 +243,14 @@ struct ModelProgram: CustomStringConvertible {
 
     /// The factories of the plainly autowired services (``Service/autowiredPlainly``), by the
     /// label each builds, in every generation the program's reloads reach: the node's label, the
-    /// service (its dependency's class, its form, whether its shutdown hook throws).
-    var plainlyAutowired: [(label: String, service: Service)] {
+    /// class of its one dependency, the service (its form, whether its shutdown hook throws).
+    var plainlyAutowired: [(label: String, dependency: String, service: Service)] {
         let reloads = operations.filter { if case .reload = $0 { true } else { false } }.count
         // A shrunk program may keep the flag of a service whose dependency it dropped.
-        return services.filter { $0.autowiredPlainly && $0.autowiredDependency != nil }.flatMap { service in
-            (0...reloads).map { (Self.label(of: service, generation: $0), service) }
+        return services.filter(\.autowiredPlainly).flatMap { service in
+            service.autowiredDependency.map { dependency in
+                (0...reloads).map { (Self.label(of: service, generation: $0), dependency, service) }
+            } ?? []
         }
     }
 

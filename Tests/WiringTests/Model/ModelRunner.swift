@@ -124,7 +124,7 @@ enum ModelRunner {
         registry.factory("hooked-async-node") { r in try await asyncNode(r) }.onShutdown(shutDown).resolvingProperties(runHook)
         // Autowired factories for each service class: built from one dependency of that class,
         // resolved by type, with its label (and whether its shutdown hook fails) from typed args,
-        // synchronous (in the form of fixed arity and through the parameter pack) and async.
+        // synchronous and async, each in the form of fixed arity and through the parameter pack.
         @Sendable func autowiredNode(_ label: String, _ dependency: ModelNode, fails: Bool) -> ModelNode {
             let node = ModelNode.make(key: ModelNode.key(ofLabel: label), label: label, dependencies: [dependency])
             node.failsShutdown = fails
@@ -161,8 +161,7 @@ enum ModelRunner {
                 registry.autowire(key, make).onShutdown(shutDown)
             }
         }
-        for (label, service) in program.plainlyAutowired {
-            guard let dependency = service.autowiredDependency else { continue }
+        for (label, dependency, service) in program.plainlyAutowired {
             plainlyAutowired(ModelNode.type(of: dependency), label: label, service: service)
         }
         registry.factory("decorator") { r in
