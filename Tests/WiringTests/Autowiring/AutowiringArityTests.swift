@@ -2,8 +2,8 @@ import Testing
 @testable import Wiring
 
 /// Every number of autowired parameters, through each form of `autowire`: Swift picks a form
-/// of fixed arity for a synchronous function of up to six parameters and the parameter pack's
-/// form for more, and both must fill each kind of parameter alike.
+/// of fixed arity for a function of up to six parameters (synchronous, async or isolated) and
+/// the parameter pack's form for more, and both must fill each kind of parameter alike.
 @Suite("Autowiring, every number of parameters")
 struct AutowiringArityTests {
     enum Form: String, CaseIterable, Sendable {
