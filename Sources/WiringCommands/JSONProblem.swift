@@ -44,3 +44,14 @@ enum JSONProblem {
         }
     }
 }
+
+/// A key of a JSON object the tools read, or an index in one of its arrays: for decoding an
+/// object whose keys are not known in advance, and for saying where a problem is.
+struct JSONKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+    init(_ key: String) { (stringValue, intValue) = (key, nil) }
+    init(index: Int) { (stringValue, intValue) = ("\(index)", index) }
+    init(stringValue: String) { self.init(stringValue) }
+    init(intValue: Int) { self.init(index: intValue) }
+}

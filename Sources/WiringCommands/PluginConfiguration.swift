@@ -39,7 +39,7 @@ struct PluginConfiguration: Decodable, Equatable {
     init() {}
 
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: AnyKey.self)
+        let container = try decoder.container(keyedBy: JSONKey.self)
         for key in container.allKeys where CodingKeys(rawValue: key.stringValue) == nil {
             let known = CodingKeys.allCases.map(\.rawValue)
             throw ConfigurationError(
@@ -79,12 +79,5 @@ struct PluginConfiguration: Decodable, Equatable {
     private struct ConfigurationError: Error {
         let message: String
         init(_ message: String) { self.message = message }
-    }
-
-    private struct AnyKey: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }

@@ -85,7 +85,7 @@ package struct FactoryCatalog: Sendable, Codable, Equatable {
     private func checkListed() throws {
         let listed = Set(factories)
         func refuse(_ path: [CodingKeys], _ key: String, at index: Int? = nil, _ problem: String) -> DecodingError {
-            let keys: [any CodingKey] = path + [NamedKey(key)] + (index.map { [NamedKey(index: $0)] } ?? [])
+            let keys: [any CodingKey] = path + [JSONKey(key)] + (index.map { [JSONKey(index: $0)] } ?? [])
             return DecodingError.dataCorrupted(DecodingError.Context(codingPath: keys, debugDescription: problem))
         }
         for key in arguments.keys.sorted() where !listed.contains(key) {
@@ -97,16 +97,6 @@ package struct FactoryCatalog: Sendable, Codable, Equatable {
                 throw refuse([.autowired], key, at: index, "an empty type name")
             }
         }
-    }
-
-    /// A key of the catalog's maps, or an index in one of its arrays, for a problem's place.
-    private struct NamedKey: CodingKey {
-        let stringValue: String
-        let intValue: Int?
-        init(_ key: String) { (stringValue, intValue) = (key, nil) }
-        init(index: Int) { (stringValue, intValue) = ("\(index)", index) }
-        init?(stringValue: String) { self.init(stringValue) }
-        init?(intValue: Int) { self.init(index: intValue) }
     }
 
     /// The largest catalog file read, in bytes.
