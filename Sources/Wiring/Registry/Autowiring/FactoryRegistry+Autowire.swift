@@ -90,7 +90,7 @@ extension FactoryRegistry {
     ) -> FactoryRegistration<T> {
         let slots = AutowiredSlot.slots(for: repeat (each D).self, arguments: A.self)
         return registerAsync(key, overriding: overriding, at: SourceLocation(file: fileID, line: line, column: column),
-                             autowired: Self.dependencies(slots), arguments: TypedArguments(A.self)) { r in
+                             autowired: Self.dependencies(slots), arguments: A.self) { r in
             let arguments = try await r.typedArgumentsAwaitingReferences(A.self)
             var next = 0
             return try await make(repeat try await r.autowired(slots, &next, as: (each D).self, arguments: arguments)) as Any
